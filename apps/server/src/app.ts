@@ -1,0 +1,139 @@
+import { createHash, randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ErrorCodes, MAX_BODY_BYTES } from '@slg/shared';
+import type { AppDeps } from './deps.js';
+import { failure, ok } from './http/envelope.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerAuthentication } from './http/auth.js';
+import { registerWebConsole } from './http/web.js';
+import { AuthService } from './modules/auth/service.js';
+import { authRoutes } from './modules/auth/routes.js';
+import { smsRoutes } from './modules/sms/routes.js';
+import { userRoutes } from './modules/users/routes.js';
+import { metaRoutes } from './modules/meta/routes.js';
+import { devRoutes } from './modules/dev/routes.js';
+
+const SECRET_QUERY_KEYS = new Set(['code', 'password', 'token', 'refreshToken']);
+
+/** Request URL for logs with secret query values masked (SMS codes travel in the query). */
+export function redactUrl(url: string): string {
+  const question = url.indexOf('?');
+  if (question < 0) return url;
+  const params = new URLSearchParams(url.slice(question + 1));
+  for (const key of params.keys()) if (SECRET_QUERY_KEYS.has(key)) params.set(key, '***');
+  return `${url.slice(0, question)}?${params.toString()}`;
+}
+
+export interface BuildAppOptions {
+  /** Serve the built console from the web dist directory (off in API tests). */
+  serveWeb?: boolean;
+  logger?: boolean;
+}
+
+export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    bodyLimit: MAX_BODY_BYTES,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.refreshToken', '*.jwtToken'],
+            serializers: {
+              req: (request: { method: string; url: string; id: string; ip?: string }) => ({
+                id: request.id,
+                method: request.method,
+                url: redactUrl(request.url),
+                ip: request.ip,
+              }),
+            },
+            ...(config.env === 'development' ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss' } } } : {}),
+          },
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+
+  const renderIndex = options.serveWeb ? await registerWebConsole(app, config) : null;
+  const inlineScriptHash = renderIndex
+    ? (() => {
+        const match = /<script>(window\.__SLG_CONFIG__=[^<]*)<\/script>/.exec(renderIndex(''));
+        return match?.[1] ? `'sha256-${createHash('sha256').update(match[1]).digest('base64')}'` : undefined;
+      })()
+    : undefined;
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        scriptSrc: ["'self'", ...(inlineScriptHash ? [inlineScriptHash] : [])],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, {
+    max: config.rateLimitPerMinute,
+    timeWindow: '1 minute',
+    errorResponseBuilder: () => ({ statusCode: 429, ...failure(ErrorCodes.RATE_LIMITED.code, ErrorCodes.RATE_LIMITED.message) }),
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: `${config.appTitle} API`, version: '1.0.0', description: '统一响应格式：{rspcode, code, rspmsg, result}' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  const auth = new AuthService(deps);
+  registerAuthentication(app, auth.sessions);
+
+  app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ok({ status: 'ok' }));
+  app.get('/readyz', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await deps.database.ping();
+      return ok({ status: 'ready', database: deps.database.kind });
+    } catch (error) {
+      app.log.error({ err: error }, 'database not reachable');
+      return reply.status(503).send(failure(ErrorCodes.SERVICE_UNAVAILABLE.code, '数据库不可用'));
+    }
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes(auth));
+      await api.register(smsRoutes(deps));
+      await api.register(userRoutes(deps, auth));
+      await api.register(metaRoutes(deps));
+    },
+    { prefix: '/api/v1' },
+  );
+  if (config.smsProvider === 'console') await app.register(devRoutes(deps), { prefix: '/api/dev' });
+
+  app.setNotFoundHandler((request, reply) => {
+    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api');
+    if (renderIndex && wantsPage) return reply.type('text/html; charset=utf-8').send(renderIndex(request.url));
+    return reply.status(404).send(failure(ErrorCodes.NOT_FOUND.code, ErrorCodes.NOT_FOUND.message));
+  });
+
+  return app;
+}

@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+import { APP_TITLE_DEFAULT } from '@slg/shared';
+
+const SMS_PROVIDERS = ['console', 'aliyun', 'tencent'] as const;
+const COMPUTE_DRIVERS = ['sim', 'kubernetes'] as const;
+const PAYMENT_PROVIDERS = ['sandbox', 'wechatpay', 'alipay', 'bank'] as const;
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value === undefined || value.trim() === '' ? undefined : value.trim()));
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./.data'),
+  DATABASE_URL: optionalText,
+  JWT_SECRET: optionalText,
+  PUBLIC_URL: optionalText,
+  APP_TITLE: z.string().default(APP_TITLE_DEFAULT),
+  COMPUTE_DRIVER: z.enum(COMPUTE_DRIVERS).default('sim'),
+  SMS_PROVIDER: z.enum(SMS_PROVIDERS).optional(),
+  PAYMENT_PROVIDERS: z.string().optional(),
+  PROMETHEUS_URL: optionalText,
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).default(15 * 60),
+  REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).default(30),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  WEB_DIST_DIR: optionalText,
+  ALIYUN_SMS_ACCESS_KEY_ID: optionalText,
+  ALIYUN_SMS_ACCESS_KEY_SECRET: optionalText,
+  ALIYUN_SMS_SIGN_NAME: optionalText,
+  ALIYUN_SMS_TEMPLATE_CODE: optionalText,
+  TENCENT_SMS_SECRET_ID: optionalText,
+  TENCENT_SMS_SECRET_KEY: optionalText,
+  TENCENT_SMS_SDK_APP_ID: optionalText,
+  TENCENT_SMS_SIGN_NAME: optionalText,
+  TENCENT_SMS_TEMPLATE_ID: optionalText,
+});
+
+export type SmsProviderName = (typeof SMS_PROVIDERS)[number];
+export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+
+export interface Config {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  jwtSecret: string;
+  publicUrl: string;
+  appTitle: string;
+  computeDriver: (typeof COMPUTE_DRIVERS)[number];
+  smsProvider: SmsProviderName;
+  paymentProviders: PaymentProviderName[];
+  prometheusUrl: string | undefined;
+  logLevel: string;
+  accessTokenTtlSeconds: number;
+  refreshTokenTtlDays: number;
+  rateLimitPerMinute: number;
+  webDistDir: string;
+  aliyunSms: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string } | undefined;
+  tencentSms:
+    | { secretId: string; secretKey: string; sdkAppId: string; signName: string; templateId: string }
+    | undefined;
+}
+
+export class ConfigError extends Error {}
+
+function readOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+function parsePaymentProviders(raw: string | undefined, production: boolean): PaymentProviderName[] {
+  if (raw === undefined || raw.trim() === '') return production ? [] : ['sandbox'];
+  const names = raw.split(',').map((name) => name.trim()).filter(Boolean);
+  for (const name of names) {
+    if (!(PAYMENT_PROVIDERS as readonly string[]).includes(name)) {
+      throw new ConfigError(`PAYMENT_PROVIDERS 含有未知的支付渠道: ${name}（可选 ${PAYMENT_PROVIDERS.join(', ')}）`);
+    }
+  }
+  return names as PaymentProviderName[];
+}
+
+/** Parses the environment once. Production refuses dev providers and missing secrets. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new ConfigError(`环境变量配置错误: ${details}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
+  const dataDir = resolve(e.DATA_DIR);
+  const smsProvider = e.SMS_PROVIDER ?? (production ? undefined : 'console');
+  const problems: string[] = [];
+  if (production) {
+    if (!e.JWT_SECRET) problems.push('生产环境必须设置 JWT_SECRET');
+    if (!smsProvider) problems.push('生产环境必须设置 SMS_PROVIDER（aliyun 或 tencent）');
+    if (smsProvider === 'console') problems.push('生产环境不能使用 SMS_PROVIDER=console');
+    if (!e.PUBLIC_URL) problems.push('生产环境必须设置 PUBLIC_URL');
+  }
+  const paymentProviders = parsePaymentProviders(e.PAYMENT_PROVIDERS, production);
+  if (production && paymentProviders.includes('sandbox')) problems.push('生产环境不能使用 PAYMENT_PROVIDERS=sandbox');
+
+  const aliyunSms =
+    e.ALIYUN_SMS_ACCESS_KEY_ID && e.ALIYUN_SMS_ACCESS_KEY_SECRET && e.ALIYUN_SMS_SIGN_NAME && e.ALIYUN_SMS_TEMPLATE_CODE
+      ? {
+          accessKeyId: e.ALIYUN_SMS_ACCESS_KEY_ID,
+          accessKeySecret: e.ALIYUN_SMS_ACCESS_KEY_SECRET,
+          signName: e.ALIYUN_SMS_SIGN_NAME,
+          templateCode: e.ALIYUN_SMS_TEMPLATE_CODE,
+        }
+      : undefined;
+  const tencentSms =
+    e.TENCENT_SMS_SECRET_ID &&
+    e.TENCENT_SMS_SECRET_KEY &&
+    e.TENCENT_SMS_SDK_APP_ID &&
+    e.TENCENT_SMS_SIGN_NAME &&
+    e.TENCENT_SMS_TEMPLATE_ID
+      ? {
+          secretId: e.TENCENT_SMS_SECRET_ID,
+          secretKey: e.TENCENT_SMS_SECRET_KEY,
+          sdkAppId: e.TENCENT_SMS_SDK_APP_ID,
+          signName: e.TENCENT_SMS_SIGN_NAME,
+          templateId: e.TENCENT_SMS_TEMPLATE_ID,
+        }
+      : undefined;
+  if (smsProvider === 'aliyun' && !aliyunSms) problems.push('SMS_PROVIDER=aliyun 需要 ALIYUN_SMS_* 四个变量');
+  if (smsProvider === 'tencent' && !tencentSms) problems.push('SMS_PROVIDER=tencent 需要 TENCENT_SMS_* 五个变量');
+  if (problems.length > 0) throw new ConfigError(problems.join('；'));
+
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    jwtSecret: e.JWT_SECRET ?? readOrCreateSecret(dataDir),
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    appTitle: e.APP_TITLE,
+    computeDriver: e.COMPUTE_DRIVER,
+    smsProvider: smsProvider ?? 'console',
+    paymentProviders,
+    prometheusUrl: e.PROMETHEUS_URL,
+    logLevel: e.LOG_LEVEL,
+    accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    webDistDir: resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    aliyunSms,
+    tencentSms,
+  };
+}

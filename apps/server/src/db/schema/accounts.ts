@@ -1,0 +1,112 @@
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, boolean, index, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import type { PermissionMap, Role } from '@slg/shared';
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+/** Main accounts (account_type 1) and their sub-accounts (account_type 2, parent_id set). */
+export const users = pgTable(
+  'users',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountType: smallint('account_type').notNull().default(1),
+    parentId: bigint('parent_id', { mode: 'number' }),
+    telephone: varchar('telephone', { length: 20 }),
+    username: varchar('username', { length: 64 }),
+    passwordHash: text('password_hash'),
+    nickName: varchar('nick_name', { length: 40 }).notNull(),
+    /** Sub-accounts only: level per authority type. Main accounts are ALL everywhere. */
+    permissions: jsonb('permissions').$type<PermissionMap>(),
+    sharedMainBalance: boolean('shared_main_balance').notNull().default(false),
+    roles: text('roles').array().$type<Role[]>().notNull().default(sql`'{}'::text[]`),
+    inviteCode: varchar('invite_code', { length: 32 }),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_telephone_key').on(t.telephone),
+    uniqueIndex('users_username_key').on(t.username),
+    index('users_parent_idx').on(t.parentId),
+  ],
+);
+
+/** One wallet per account; the ledger of the money issue posts against it. */
+export const wallets = pgTable('wallets', {
+  accountId: bigint('account_id', { mode: 'number' })
+    .primaryKey()
+    .references(() => users.id),
+  balanceFen: bigint('balance_fen', { mode: 'number' }).notNull().default(0),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Opaque refresh tokens, stored hashed; one family per sign-in, rotated on every refresh. */
+export const refreshTokens = pgTable(
+  'refresh_tokens',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    familyId: uuid('family_id').notNull(),
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('refresh_tokens_hash_key').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId)],
+);
+
+/** Sessions that were signed out or caught reusing a refresh token; their access tokens die too. */
+export const revokedSessions = pgTable('revoked_sessions', {
+  familyId: uuid('family_id').primaryKey(),
+  revokedAt: createdAt(),
+});
+
+export const smsCodes = pgTable(
+  'sms_codes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    telephone: varchar('telephone', { length: 20 }).notNull(),
+    type: varchar('type', { length: 16 }).notNull(),
+    codeHash: varchar('code_hash', { length: 64 }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    wrongAttempts: smallint('wrong_attempts').notNull().default(0),
+    consumedAt: timestamp('consumed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('sms_codes_phone_type_idx').on(t.telephone, t.type, t.createdAt),
+    index('sms_codes_phone_created_idx').on(t.telephone, t.createdAt),
+  ],
+);
+
+/** What the console SMS provider "sent": read by developers and tests through GET /api/dev/sms. */
+export const smsOutbox = pgTable(
+  'sms_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    telephone: varchar('telephone', { length: 20 }).notNull(),
+    type: varchar('type', { length: 16 }).notNull(),
+    code: varchar('code', { length: 8 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('sms_outbox_phone_idx').on(t.telephone, t.createdAt)],
+);
+
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    telephone: varchar('telephone', { length: 20 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('login_failures_phone_idx').on(t.telephone, t.createdAt)],
+);
+
+export const loginLocks = pgTable('login_locks', {
+  telephone: varchar('telephone', { length: 20 }).primaryKey(),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }).notNull(),
+});

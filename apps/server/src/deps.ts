@@ -1,0 +1,15 @@
+import type { Config } from './config.js';
+import type { Database, DatabaseHandle } from './db/client.js';
+import type { SmsProvider } from './providers/sms/provider.js';
+
+/** Everything a module needs from the outside world; tests build it with their own clock and providers. */
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  sms: SmsProvider;
+  now: () => Date;
+}
+
+export function dbOf(deps: AppDeps): Database {
+  return deps.database.db;
+}

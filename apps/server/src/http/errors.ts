@@ -1,0 +1,20 @@
+import { ErrorCodes, type ErrorCodeName } from '@slg/shared';
+
+/** A rule violation the client should see: code, HTTP status and Chinese message from the shared table. */
+export class AppError extends Error {
+  readonly code: number;
+  readonly status: number;
+  readonly codeName: ErrorCodeName;
+
+  constructor(codeName: ErrorCodeName, message?: string) {
+    const entry = ErrorCodes[codeName];
+    super(message ?? entry.message);
+    this.codeName = codeName;
+    this.code = entry.code;
+    this.status = entry.status;
+  }
+}
+
+export const notFound = (message?: string) => new AppError('NOT_FOUND', message);
+export const forbidden = (message?: string) => new AppError('FORBIDDEN', message);
+export const badRequest = (message: string) => new AppError('VALIDATION', message);

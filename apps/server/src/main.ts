@@ -1,0 +1,40 @@
+import { join } from 'node:path';
+import { ConfigError, loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { seedDictionaries } from './db/seed/seed.js';
+import { createSmsProvider } from './providers/sms/index.js';
+import { buildApp } from './app.js';
+import type { AppDeps } from './deps.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: join(config.dataDir, 'pglite') });
+  await database.migrate();
+  await seedDictionaries(database.db);
+  const now = () => new Date();
+  const deps: AppDeps = { config, database, sms: createSmsProvider(config, now), now };
+  const app = await buildApp(deps, { serveWeb: true });
+
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  app.log.info(
+    `${config.appTitle} 已启动: ${config.publicUrl}（数据库 ${database.kind === 'pglite' ? `PGlite ${join(config.dataDir, 'pglite')}` : 'PostgreSQL'}，短信 ${config.smsProvider}）`,
+  );
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(`配置错误：${error.message}`);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,155 @@
+import { and, count, eq, gt, lt } from 'drizzle-orm';
+import { LOGIN_FAILURE_WINDOW_SECONDS, LOGIN_LOCK_SECONDS, LOGIN_MAX_FAILURES } from '@slg/shared';
+import type { AppDeps } from '../../deps.js';
+import type { Executor } from '../../db/client.js';
+import { loginFailures, loginLocks, users, wallets } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { SmsCodeService } from '../sms/service.js';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
+import { SessionService, type TokenPair } from './sessions.js';
+
+function isUniqueViolation(error: unknown): boolean {
+  const pgError = (error as { code?: string; cause?: { code?: string } } | null) ?? null;
+  return pgError?.code === '23505' || pgError?.cause?.code === '23505';
+}
+
+export class AuthService {
+  private readonly sms: SmsCodeService;
+  readonly sessions: SessionService;
+
+  constructor(private readonly deps: AppDeps) {
+    this.sms = new SmsCodeService(deps);
+    this.sessions = new SessionService(deps);
+  }
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  async isRegistered(telephone: string): Promise<boolean> {
+    const [row] = await this.db.select({ id: users.id }).from(users).where(eq(users.telephone, telephone));
+    return row !== undefined;
+  }
+
+  private async createMainAccount(
+    tx: Executor,
+    input: { telephone: string; passwordHash: string | null; inviteCode?: string | undefined },
+  ): Promise<number> {
+    const now = this.deps.now();
+    const [user] = await tx
+      .insert(users)
+      .values({
+        accountType: 1,
+        telephone: input.telephone,
+        passwordHash: input.passwordHash,
+        nickName: `用户${input.telephone.slice(-4)}`,
+        inviteCode: input.inviteCode ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning({ id: users.id });
+    if (!user) throw new Error('insert users returned nothing');
+    await tx.insert(wallets).values({ accountId: user.id, createdAt: now, updatedAt: now });
+    return user.id;
+  }
+
+  async register(input: { telephone: string; password: string; code: string; inviteCode?: string | undefined }): Promise<TokenPair> {
+    if (await this.isRegistered(input.telephone)) throw new AppError('PHONE_REGISTERED');
+    const codeId = await this.sms.check(input.telephone, 'register', input.code);
+    const passwordHash = await hashPassword(input.password);
+    try {
+      return await this.db.transaction(async (tx) => {
+        await this.sms.consume(tx, codeId);
+        const userId = await this.createMainAccount(tx, { telephone: input.telephone, passwordHash, inviteCode: input.inviteCode });
+        return this.sessions.start(tx, userId);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('PHONE_REGISTERED');
+      throw error;
+    }
+  }
+
+  /** SMS sign-in; creates the account on first use (`other` tells the console to ask for a password). */
+  async signInWithCode(input: { telephone: string; code: string }): Promise<TokenPair & { other: boolean }> {
+    const codeId = await this.sms.check(input.telephone, 'login', input.code);
+    try {
+      return await this.db.transaction(async (tx) => {
+        await this.sms.consume(tx, codeId);
+        const [existing] = await tx
+          .select({ id: users.id, disabledAt: users.disabledAt })
+          .from(users)
+          .where(eq(users.telephone, input.telephone));
+        if (existing?.disabledAt) throw new AppError('FORBIDDEN', '该账号已被停用，请联系客服');
+        if (existing) return { ...(await this.sessions.start(tx, existing.id)), other: false };
+        const userId = await this.createMainAccount(tx, { telephone: input.telephone, passwordHash: null });
+        return { ...(await this.sessions.start(tx, userId)), other: true };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('SMS_CODE_INVALID', '登录冲突，请重新获取验证码后再试');
+      throw error;
+    }
+  }
+
+  private async assertNotLocked(telephone: string): Promise<void> {
+    const [lock] = await this.db.select().from(loginLocks).where(eq(loginLocks.telephone, telephone));
+    if (lock && lock.lockedUntil.getTime() > this.deps.now().getTime()) throw new AppError('LOGIN_LOCKED');
+  }
+
+  private async recordFailure(telephone: string): Promise<void> {
+    const now = this.deps.now();
+    await this.db.transaction(async (tx) => {
+      await tx.insert(loginFailures).values({ telephone, createdAt: now });
+      const windowStart = new Date(now.getTime() - LOGIN_FAILURE_WINDOW_SECONDS * 1000);
+      const [recent] = await tx
+        .select({ failures: count() })
+        .from(loginFailures)
+        .where(and(eq(loginFailures.telephone, telephone), gt(loginFailures.createdAt, windowStart)));
+      if ((recent?.failures ?? 0) >= LOGIN_MAX_FAILURES) {
+        const lockedUntil = new Date(now.getTime() + LOGIN_LOCK_SECONDS * 1000);
+        await tx
+          .insert(loginLocks)
+          .values({ telephone, lockedUntil })
+          .onConflictDoUpdate({ target: loginLocks.telephone, set: { lockedUntil } });
+        await tx.delete(loginFailures).where(eq(loginFailures.telephone, telephone));
+      }
+      // Old failures are useless after the window; keep the table small.
+      await tx.delete(loginFailures).where(lt(loginFailures.createdAt, windowStart));
+    });
+  }
+
+  /** Password sign-in. One message for every wrong credential, so it never tells whether a phone exists. */
+  async login(input: { telephone: string; password: string }): Promise<TokenPair> {
+    await this.assertNotLocked(input.telephone);
+    const [user] = await this.db
+      .select({ id: users.id, passwordHash: users.passwordHash, disabledAt: users.disabledAt })
+      .from(users)
+      .where(and(eq(users.telephone, input.telephone), eq(users.accountType, 1)));
+    const passwordOk = user?.passwordHash
+      ? await verifyPassword(user.passwordHash, input.password)
+      : (await burnPasswordCheck(input.password), false);
+    if (!user || !passwordOk) {
+      await this.recordFailure(input.telephone);
+      throw new AppError('LOGIN_FAILED');
+    }
+    if (user.disabledAt) throw new AppError('FORBIDDEN', '该账号已被停用，请联系客服');
+    await this.db.delete(loginFailures).where(eq(loginFailures.telephone, input.telephone));
+    return this.db.transaction((tx) => this.sessions.start(tx, user.id));
+  }
+
+  async resetForgottenPassword(input: { telephone: string; code: string; password: string }): Promise<void> {
+    const codeId = await this.sms.check(input.telephone, 'reset', input.code);
+    const passwordHash = await hashPassword(input.password);
+    await this.db.transaction(async (tx) => {
+      await this.sms.consume(tx, codeId);
+      const updated = await tx
+        .update(users)
+        .set({ passwordHash, updatedAt: this.deps.now() })
+        .where(and(eq(users.telephone, input.telephone), eq(users.accountType, 1)))
+        .returning({ id: users.id });
+      const [user] = updated;
+      if (!user) throw new AppError('PHONE_NOT_REGISTERED');
+      await this.sessions.endAllFor(tx, user.id);
+      await tx.delete(loginLocks).where(eq(loginLocks.telephone, input.telephone));
+    });
+  }
+}

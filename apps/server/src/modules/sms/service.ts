@@ -1,0 +1,113 @@
+import { and, count, desc, eq, gte, isNull, sql } from 'drizzle-orm';
+import {
+  SMS_CODE_LENGTH,
+  SMS_CODE_TTL_SECONDS,
+  SMS_DAILY_LIMIT_PER_PHONE,
+  SMS_MAX_WRONG_ATTEMPTS,
+  SMS_RESEND_INTERVAL_SECONDS,
+  type SmsCodeType,
+} from '@slg/shared';
+import type { AppDeps } from '../../deps.js';
+import type { Executor } from '../../db/client.js';
+import { smsCodes } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { hmacHex, randomDigits, safeEqualHex } from '../../lib/crypto.js';
+import { SmsSendError } from '../../providers/sms/provider.js';
+
+const CHINA_OFFSET_MS = 8 * 3600 * 1000;
+
+/** Midnight of the current day in China (UTC+8), as an instant. */
+export function startOfChinaDay(now: Date): Date {
+  const shifted = new Date(now.getTime() + CHINA_OFFSET_MS);
+  shifted.setUTCHours(0, 0, 0, 0);
+  return new Date(shifted.getTime() - CHINA_OFFSET_MS);
+}
+
+export class SmsCodeService {
+  constructor(private readonly deps: AppDeps) {}
+
+  private hash(telephone: string, type: SmsCodeType, code: string): string {
+    return hmacHex(this.deps.config.jwtSecret, `${telephone}:${type}:${code}`);
+  }
+
+  /** Issues a fresh code: one per phone per 60 s, ten per phone per day; older codes of the type die. */
+  async send(telephone: string, type: SmsCodeType): Promise<{ expiresIn: number; resendAfter: number }> {
+    const now = this.deps.now();
+    await this.deps.database.db.transaction(async (tx) => {
+      // Serialises concurrent sends to one phone so the limits cannot be raced.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms:${telephone}`}))`);
+      const [latest] = await tx
+        .select({ createdAt: smsCodes.createdAt })
+        .from(smsCodes)
+        .where(eq(smsCodes.telephone, telephone))
+        .orderBy(desc(smsCodes.createdAt))
+        .limit(1);
+      if (latest && now.getTime() - latest.createdAt.getTime() < SMS_RESEND_INTERVAL_SECONDS * 1000) {
+        throw new AppError('SMS_TOO_FREQUENT');
+      }
+      const [today] = await tx
+        .select({ sent: count() })
+        .from(smsCodes)
+        .where(and(eq(smsCodes.telephone, telephone), gte(smsCodes.createdAt, startOfChinaDay(now))));
+      if ((today?.sent ?? 0) >= SMS_DAILY_LIMIT_PER_PHONE) throw new AppError('SMS_DAILY_LIMIT');
+
+      await tx
+        .update(smsCodes)
+        .set({ consumedAt: now })
+        .where(and(eq(smsCodes.telephone, telephone), eq(smsCodes.type, type), isNull(smsCodes.consumedAt)));
+      const code = randomDigits(SMS_CODE_LENGTH);
+      await tx.insert(smsCodes).values({
+        telephone,
+        type,
+        codeHash: this.hash(telephone, type, code),
+        expiresAt: new Date(now.getTime() + SMS_CODE_TTL_SECONDS * 1000),
+        createdAt: now,
+      });
+      try {
+        await this.deps.sms.send({ telephone, type, code }, tx);
+      } catch (error) {
+        if (error instanceof SmsSendError) throw new AppError('SERVICE_UNAVAILABLE', '短信发送失败，请稍后再试');
+        throw error;
+      }
+    });
+    return { expiresIn: SMS_CODE_TTL_SECONDS, resendAfter: SMS_RESEND_INTERVAL_SECONDS };
+  }
+
+  /**
+   * Checks a code without consuming it and returns its id. A wrong code counts against the live code
+   * (committed at once, whatever the caller's transaction does later); the fifth wrong try burns it.
+   */
+  async check(telephone: string, type: SmsCodeType, code: string): Promise<number> {
+    const now = this.deps.now();
+    const db = this.deps.database.db;
+    const [live] = await db
+      .select()
+      .from(smsCodes)
+      .where(and(eq(smsCodes.telephone, telephone), eq(smsCodes.type, type), isNull(smsCodes.consumedAt)))
+      .orderBy(desc(smsCodes.createdAt))
+      .limit(1);
+    if (!live || live.expiresAt.getTime() <= now.getTime()) throw new AppError('SMS_CODE_INVALID');
+    if (safeEqualHex(live.codeHash, this.hash(telephone, type, code))) return live.id;
+
+    const [updated] = await db
+      .update(smsCodes)
+      .set({ wrongAttempts: sql`${smsCodes.wrongAttempts} + 1` })
+      .where(and(eq(smsCodes.id, live.id), isNull(smsCodes.consumedAt)))
+      .returning({ wrongAttempts: smsCodes.wrongAttempts });
+    if (updated && updated.wrongAttempts >= SMS_MAX_WRONG_ATTEMPTS) {
+      await db.update(smsCodes).set({ consumedAt: now }).where(eq(smsCodes.id, live.id));
+      throw new AppError('SMS_CODE_BURNED');
+    }
+    throw new AppError('SMS_CODE_INVALID');
+  }
+
+  /** Marks a checked code used inside the caller's transaction; a code can be used once, even under races. */
+  async consume(executor: Executor, codeId: number): Promise<void> {
+    const consumed = await executor
+      .update(smsCodes)
+      .set({ consumedAt: this.deps.now() })
+      .where(and(eq(smsCodes.id, codeId), isNull(smsCodes.consumedAt)))
+      .returning({ id: smsCodes.id });
+    if (consumed.length === 0) throw new AppError('SMS_CODE_INVALID');
+  }
+}

@@ -1,0 +1,133 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { NICKNAME_MAX_LENGTH, NICKNAME_MESSAGE } from '@slg/shared';
+import type { AppDeps } from '../../deps.js';
+import { principalOf } from '../../http/auth.js';
+import { passwordField, smsCodeField, telephoneField, text } from '../../http/fields.js';
+import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
+import type { AuthService } from '../auth/service.js';
+import { UserService } from './service.js';
+
+const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
+
+const userInfo = z.object({
+  userId: z.number(),
+  userName: z.string(),
+  nickName: z.string(),
+  telephone: z.string().describe('脱敏手机号，如 138****0000'),
+  accountType: z.number().describe('1 主账号，2 子账号'),
+  roles: z.array(z.string()),
+  hasPassword: z.boolean(),
+  createdAt: z.string(),
+});
+
+export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsyncZod => async (app) => {
+  const service = new UserService(deps);
+
+  app.get(
+    '/user/userinfo',
+    { schema: { tags: ['用户'], summary: '当前登录用户信息', response: { 200: envelopeOf(userInfo), ...errors } } },
+    async (request) => ok(await service.userInfo(principalOf(request))),
+  );
+
+  app.get(
+    '/account/',
+    {
+      schema: {
+        tags: ['用户'],
+        summary: '账户余额（分）',
+        response: { 200: envelopeOf(z.object({ totalBalance: z.number().int() })), ...errors },
+      },
+    },
+    async (request) => ok({ totalBalance: await service.totalBalance(principalOf(request)) }),
+  );
+
+  app.get(
+    '/user/check-phone',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['用户'],
+        summary: '手机号是否已注册',
+        querystring: z.object({ telephone: telephoneField }),
+        response: { 200: envelopeOf(z.object({ registered: z.boolean() })), ...errors },
+      },
+    },
+    async (request) => ok({ registered: await auth.isRegistered(request.query.telephone) }),
+  );
+
+  app.post(
+    '/user/forgetPassword',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['用户'],
+        summary: '凭短信验证码重置密码（其他登录会话全部失效）',
+        body: z.object({ telephone: telephoneField, code: smsCodeField, password: passwordField }),
+        response: { 200: emptyEnvelope, ...errors },
+      },
+    },
+    async (request) => {
+      await auth.resetForgottenPassword(request.body);
+      return ok(null);
+    },
+  );
+
+  app.post(
+    '/user/updateNickname',
+    {
+      schema: {
+        tags: ['用户'],
+        summary: '修改昵称',
+        body: z.object({ nickName: text('昵称').trim().min(1, NICKNAME_MESSAGE).max(NICKNAME_MAX_LENGTH, NICKNAME_MESSAGE) }),
+        response: { 200: emptyEnvelope, ...errors },
+      },
+    },
+    async (request) => {
+      await service.updateNickname(principalOf(request), request.body.nickName);
+      return ok(null);
+    },
+  );
+
+  app.post(
+    '/user/updatePassword',
+    {
+      schema: {
+        tags: ['用户'],
+        summary: '修改密码（首次验证码登录后未设置密码时可不填原密码）',
+        body: z.object({ oldPassword: z.string().optional(), password: passwordField }),
+        response: { 200: emptyEnvelope, ...errors },
+      },
+    },
+    async (request) => {
+      await service.updatePassword(principalOf(request), request.body);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/subuser/me',
+    {
+      schema: {
+        tags: ['子账号'],
+        summary: '当前子账号信息与权限',
+        response: {
+          200: envelopeOf(
+            z.object({
+              userId: z.number(),
+              username: z.string(),
+              nickname: z.string(),
+              accountType: z.literal(2),
+              permissions: z.array(z.string()),
+              permissionLevels: z.record(z.string(), z.string()),
+              sharedMainBalance: z.boolean(),
+              mainAccountId: z.number(),
+            }),
+          ),
+          ...errors,
+        },
+      },
+    },
+    async (request) => ok(await service.subAccountInfo(principalOf(request))),
+  );
+};

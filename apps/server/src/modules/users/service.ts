@@ -1,0 +1,87 @@
+import { eq } from 'drizzle-orm';
+import { AccountType, grantedAuthorities, maskTelephone, type PermissionMap } from '@slg/shared';
+import type { AppDeps } from '../../deps.js';
+import { users, wallets } from '../../db/schema/index.js';
+import { AppError, notFound } from '../../http/errors.js';
+import type { Principal } from '../auth/principal.js';
+import { hashPassword, verifyPassword } from '../auth/passwords.js';
+import { SessionService } from '../auth/sessions.js';
+
+export class UserService {
+  private readonly sessions: SessionService;
+
+  constructor(private readonly deps: AppDeps) {
+    this.sessions = new SessionService(deps);
+  }
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  private async load(userId: number) {
+    const [user] = await this.db.select().from(users).where(eq(users.id, userId));
+    if (!user) throw notFound('账号不存在');
+    return user;
+  }
+
+  async userInfo(principal: Principal) {
+    const user = await this.load(principal.userId);
+    return {
+      userId: user.id,
+      userName: user.username ?? user.telephone ?? '',
+      nickName: user.nickName,
+      telephone: user.telephone ? maskTelephone(user.telephone) : '',
+      accountType: user.accountType,
+      roles: [...user.roles],
+      hasPassword: user.passwordHash !== null,
+      createdAt: user.createdAt.toISOString(),
+    };
+  }
+
+  async subAccountInfo(principal: Principal) {
+    if (principal.accountType !== AccountType.SUB) throw new AppError('FORBIDDEN', '仅子账号可以查看此信息');
+    const user = await this.load(principal.userId);
+    return {
+      userId: user.id,
+      username: user.username ?? '',
+      nickname: user.nickName,
+      accountType: AccountType.SUB,
+      permissions: grantedAuthorities(principal.permissions),
+      permissionLevels: principal.permissions satisfies PermissionMap,
+      sharedMainBalance: user.sharedMainBalance,
+      mainAccountId: principal.ownerId,
+    };
+  }
+
+  /** The balance the caller spends from: a sub-account sharing the main balance sees the main wallet. */
+  async totalBalance(principal: Principal): Promise<number> {
+    let walletOwner = principal.userId;
+    if (principal.accountType === AccountType.SUB) {
+      const user = await this.load(principal.userId);
+      if (user.sharedMainBalance) walletOwner = principal.ownerId;
+    }
+    const [wallet] = await this.db.select({ balance: wallets.balanceFen }).from(wallets).where(eq(wallets.accountId, walletOwner));
+    return wallet?.balance ?? 0;
+  }
+
+  async updateNickname(principal: Principal, nickName: string): Promise<void> {
+    await this.db.update(users).set({ nickName, updatedAt: this.deps.now() }).where(eq(users.id, principal.userId));
+  }
+
+  /**
+   * Changes the password. The old one is required unless the account has none yet (first SMS sign-in).
+   * Every other session of the account is signed out.
+   */
+  async updatePassword(principal: Principal, input: { oldPassword?: string | undefined; password: string }): Promise<void> {
+    const user = await this.load(principal.userId);
+    if (user.passwordHash) {
+      if (!input.oldPassword) throw new AppError('VALIDATION', '请输入原密码');
+      if (!(await verifyPassword(user.passwordHash, input.oldPassword))) throw new AppError('OLD_PASSWORD_WRONG');
+    }
+    const passwordHash = await hashPassword(input.password);
+    await this.db.transaction(async (tx) => {
+      await tx.update(users).set({ passwordHash, updatedAt: this.deps.now() }).where(eq(users.id, user.id));
+      await this.sessions.endAllFor(tx, user.id, principal.sessionId);
+    });
+  }
+}

@@ -1,0 +1,150 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { loadConfig, type Config } from '../src/config.js';
+import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
+import { seedDictionaries } from '../src/db/seed/seed.js';
+import { ConsoleSmsProvider } from '../src/providers/sms/console.js';
+import { buildApp } from '../src/app.js';
+import type { AppDeps } from '../src/deps.js';
+import type { SmsProvider } from '../src/providers/sms/provider.js';
+
+/** A clock tests can move forward. */
+export class TestClock {
+  // A fixed start (10:00 in China) so day-boundary rules never straddle midnight mid-test.
+  private offsetMs = Date.parse('2026-06-01T02:00:00Z') - Date.now();
+  now = (): Date => new Date(Date.now() + this.offsetMs);
+  advance(seconds: number): void {
+    this.offsetMs += seconds * 1000;
+  }
+}
+
+let databaseCounter = 0;
+
+/**
+ * A fresh, migrated, seeded database: in-memory PGlite, or a new database on the PostgreSQL server of
+ * DATABASE_URL (created here and dropped on close), so every test file starts clean.
+ */
+async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    const handle = await openDatabase({});
+    await handle.migrate();
+    await seedDictionaries(handle.db);
+    return { handle, drop: async () => {} };
+  }
+  const name = `slg_test_${process.pid}_${Date.now()}_${databaseCounter++}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: url.toString() });
+  await handle.migrate();
+  await seedDictionaries(handle.db);
+  return {
+    handle,
+    drop: async () => {
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  clock: TestClock;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(
+  overrides: { env?: Record<string, string>; sms?: (clock: TestClock) => SmsProvider } = {},
+): Promise<TestApp> {
+  const config: Config = loadConfig({
+    NODE_ENV: 'test',
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    ...overrides.env,
+  });
+  const { handle, drop } = await freshDatabase();
+  const clock = new TestClock();
+  const deps: AppDeps = {
+    config,
+    database: handle,
+    sms: overrides.sms ? overrides.sms(clock) : new ConsoleSmsProvider(clock.now),
+    now: clock.now,
+  };
+  const app = await buildApp(deps, { logger: false });
+  await app.ready();
+  return {
+    app,
+    deps,
+    clock,
+    close: async () => {
+      await app.close();
+      await handle.close();
+      await drop();
+    },
+  };
+}
+
+export interface EnvelopeBody<T = unknown> {
+  rspcode: number;
+  code: number;
+  rspmsg: string;
+  result: T;
+}
+
+export async function call<T = unknown>(
+  app: FastifyInstance,
+  options: InjectOptions & { token?: string },
+): Promise<{ status: number; body: EnvelopeBody<T>; response: LightMyRequestResponse }> {
+  const { token, ...rest } = options;
+  const response = await app.inject({
+    ...rest,
+    headers: { ...(rest.headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+  return { status: response.statusCode, body: response.json() as EnvelopeBody<T>, response };
+}
+
+let phoneCounter = 0;
+/** A phone number unique within the run (tests on one PostgreSQL database never collide). */
+export function uniquePhone(): string {
+  phoneCounter += 1;
+  const tail = String((process.pid * 1000 + phoneCounter) % 100_000_000).padStart(8, '0');
+  return `139${tail}`;
+}
+
+/** Sends a code and reads it back from the console outbox. */
+export async function sendCode(app: FastifyInstance, telephone: string, type: string): Promise<string> {
+  const sent = await call(app, { method: 'GET', url: `/api/v1/smscode/phone?telephone=${telephone}&countryCode=86&type=${type}` });
+  if (sent.status !== 200) throw new Error(`send code failed: ${JSON.stringify(sent.body)}`);
+  const outbox = await call<{ code: string; type: string }[]>(app, { method: 'GET', url: `/api/dev/sms?telephone=${telephone}` });
+  const latest = outbox.body.result.find((message) => message.type === type);
+  if (!latest) throw new Error('no code in outbox');
+  return latest.code;
+}
+
+export const TEST_PASSWORD = 'abc12345';
+
+/** Registers a main account and returns its tokens. */
+export async function registerUser(
+  test: TestApp,
+  telephone = uniquePhone(),
+  password = TEST_PASSWORD,
+): Promise<{ telephone: string; jwtToken: string; refreshToken: string }> {
+  const code = await sendCode(test.app, telephone, 'register');
+  const registered = await call<{ jwtToken: string; refreshToken: string }>(test.app, {
+    method: 'POST',
+    url: '/api/v1/auth/register',
+    payload: { telephone, password, code, countryCode: 86 },
+  });
+  if (registered.status !== 200) throw new Error(`register failed: ${JSON.stringify(registered.body)}`);
+  // The next code to this phone must not trip the 60 s resend limit.
+  test.clock.advance(61);
+  return { telephone, ...registered.body.result };
+}

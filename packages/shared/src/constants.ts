@@ -1,0 +1,33 @@
+/** Business constants of spec §9, shared by the server and the console. */
+export const APP_TITLE_DEFAULT = '算力港';
+export const COUNTRY_CODE = 86;
+export const DEFAULT_PAGE_SIZE = 10;
+export const MAX_PAGE_SIZE = 100;
+
+export const TOAST_DURATION_MS = 3000;
+export const TOAST_OFFSET_PX = 16;
+export const UNAUTHORIZED_TOAST_THROTTLE_MS = 3000;
+export const AUTO_RELOAD_GUARD_MS = 10_000;
+
+/** SMS verification codes (issue 2). */
+export const SMS_CODE_LENGTH = 6;
+export const SMS_CODE_TTL_SECONDS = 5 * 60;
+export const SMS_RESEND_INTERVAL_SECONDS = 60;
+export const SMS_DAILY_LIMIT_PER_PHONE = 10;
+export const SMS_MAX_WRONG_ATTEMPTS = 5;
+
+/** Password login lockout. */
+export const LOGIN_MAX_FAILURES = 5;
+export const LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60;
+export const LOGIN_LOCK_SECONDS = 15 * 60;
+
+/** Request bodies larger than this are refused with 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** Time packages (spec §9): package keys and the allowed counts per period. */
+export const TIME_PACKAGE_KEYS = { day: 2, week: 3, month: 4 } as const;
+export const TIME_PACKAGE_COUNTS = {
+  day: [1, 2, 3, 4, 5, 6],
+  week: [1, 2, 3],
+  month: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 50, 100],
+} as const;

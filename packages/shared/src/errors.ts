@@ -1,0 +1,47 @@
+/**
+ * Every business error code the API returns, with its HTTP status and Chinese message.
+ * The envelope carries the code in both `rspcode` and `code` (DESIGN §4).
+ */
+export const ErrorCodes = {
+  VALIDATION: { code: 40000, status: 400, message: '请求参数不正确' },
+  MALFORMED_JSON: { code: 40001, status: 400, message: '请求体不是合法的 JSON' },
+  SMS_CODE_INVALID: { code: 40010, status: 400, message: '验证码错误或已失效，请重新获取' },
+  SMS_CODE_BURNED: { code: 40011, status: 400, message: '验证码错误次数过多，请重新获取' },
+  LOGIN_FAILED: { code: 40020, status: 400, message: '手机号或密码错误' },
+  OLD_PASSWORD_WRONG: { code: 40021, status: 400, message: '原密码错误' },
+  PHONE_NOT_REGISTERED: { code: 40022, status: 400, message: '该手机号未注册' },
+  NAME_EXISTS: { code: 40026, status: 409, message: '名称已存在，请重新输入' },
+  UNAUTHORIZED: { code: 40100, status: 401, message: '登录状态已过期，需要重新登录' },
+  REFRESH_TOKEN_INVALID: { code: 40101, status: 401, message: '登录状态已失效，请重新登录' },
+  FORBIDDEN: { code: 40300, status: 403, message: '没有权限访问该资源' },
+  NOT_FOUND: { code: 40400, status: 404, message: '服务器资源不存在' },
+  PHONE_REGISTERED: { code: 40900, status: 409, message: '该手机号已注册' },
+  PAYLOAD_TOO_LARGE: { code: 41300, status: 413, message: '请求内容过大' },
+  UNSUPPORTED_MEDIA_TYPE: { code: 41500, status: 415, message: '不支持的请求内容类型' },
+  RATE_LIMITED: { code: 42900, status: 429, message: '请求过于频繁，请稍后再试' },
+  SMS_TOO_FREQUENT: { code: 42901, status: 429, message: '验证码发送过于频繁，请60秒后再试' },
+  SMS_DAILY_LIMIT: { code: 42902, status: 429, message: '该手机号今日验证码发送次数已达上限' },
+  LOGIN_LOCKED: { code: 42903, status: 429, message: '登录失败次数过多，请15分钟后再试' },
+  INTERNAL: { code: 50000, status: 500, message: '服务器内部错误' },
+  SERVICE_UNAVAILABLE: { code: 50300, status: 503, message: '服务暂不可用' },
+} as const satisfies Record<string, { code: number; status: number; message: string }>;
+
+export type ErrorCodeName = keyof typeof ErrorCodes;
+
+/** The success envelope values of spec §7. */
+export const SUCCESS_RSPCODE = 0;
+export const SUCCESS_CODE = 200;
+
+export interface Envelope<T> {
+  rspcode: number;
+  code: number;
+  rspmsg: string;
+  result: T;
+}
+
+export interface Page<T> {
+  list: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}

@@ -1,0 +1,20 @@
+/** Money is integer fen everywhere; these helpers only format it for people. */
+export function assertFen(value: number): void {
+  if (!Number.isSafeInteger(value)) throw new RangeError(`金额必须是整数分: ${value}`);
+}
+
+/** 12345 → "123.45"; -5 → "-0.05". */
+export function formatFen(fen: number): string {
+  assertFen(fen);
+  const sign = fen < 0 ? '-' : '';
+  const abs = Math.abs(fen);
+  const yuan = Math.floor(abs / 100).toLocaleString('en-US');
+  const cents = String(abs % 100).padStart(2, '0');
+  return `${sign}${yuan}.${cents}`;
+}
+
+/** 12345 → "¥123.45". */
+export function formatYuan(fen: number): string {
+  const text = formatFen(fen);
+  return text.startsWith('-') ? `-¥${text.slice(1)}` : `¥${text}`;
+}
