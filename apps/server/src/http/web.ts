@@ -12,10 +12,10 @@ export async function registerWebConsole(app: FastifyInstance, config: Config): 
     return null;
   }
   const browserConfig = JSON.stringify({ appTitle: config.appTitle, publicUrl: config.publicUrl }).replace(/</g, '\\u003c');
-  const html = readFileSync(indexFile, 'utf8').replace(
-    '<!--slg-config-->',
-    `<script>window.__SLG_CONFIG__=${browserConfig}</script><title>${config.appTitle}</title>`,
-  );
+  const escapedTitle = config.appTitle.replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const html = readFileSync(indexFile, 'utf8')
+    .replace('<!--slg-config-->', `<script>window.__SLG_CONFIG__=${browserConfig}</script>`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapedTitle}</title>`);
   await app.register(fastifyStatic, {
     root: config.webDistDir,
     wildcard: false,

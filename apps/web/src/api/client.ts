@@ -1,0 +1,360 @@
+/**
+ * The one HTTP client of the console: the response envelope, the error catalogue of spec §8, the 401
+ * policy and the transparent token refresh. Navigation and the session live outside; they are injected.
+ */
+import {
+  ErrorCodes,
+  SUCCESS_CODE,
+  SUCCESS_RSPCODE,
+  UNAUTHORIZED_TOAST_THROTTLE_MS,
+} from '@slg/shared';
+import { API_TEXTS } from './texts';
+import { toast } from './toast';
+
+export const API_BASE = '/api/v1';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  method?: HttpMethod;
+  /** Relative to the API base, e.g. `/user/userinfo`. */
+  url: string;
+  params?: Record<string, unknown>;
+  data?: unknown;
+  /** Resolve with the whole envelope and leave business error codes to the caller. */
+  raw?: boolean;
+  /** Do not toast on failure (the promise still rejects). */
+  silent?: boolean;
+  signal?: AbortSignal;
+}
+
+/** The response envelope as the client reads it (spec §7): every field may be missing on a foreign body. */
+export interface ResponseEnvelope<T = unknown> {
+  rspcode?: number;
+  code?: number;
+  rspmsg?: string;
+  message?: string;
+  result: T;
+}
+
+/** What a download (a response with `content-disposition`) resolves with. */
+export interface DownloadResult {
+  blob: Blob;
+  filename: string | null;
+  contentType: string | null;
+}
+
+export interface TokenPair {
+  jwtToken: string;
+  refreshToken: string;
+}
+
+/** Typed failure of a call: `status` is the HTTP status (0 when no response), `code` the business code. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly status: number;
+  readonly code: number;
+
+  constructor(status: number, code: number, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}
+
+export interface SessionAdapter {
+  getToken(): string | null;
+  getRefreshToken(): string | null;
+  setTokens(pair: TokenPair): void;
+}
+
+export interface ClientDeps {
+  fetch: typeof fetch;
+  session: SessionAdapter;
+  /** Shows an error toast. */
+  notify: (text: string) => void;
+  /** The 401 policy outside the transport: clear the session, go to /login?redirect=… */
+  onUnauthorized: () => void;
+  now: () => number;
+  baseUrl: string;
+}
+
+/**
+ * Paths whose responses resolve with the whole envelope (spec §8 exceptions): WeChat register and
+ * login, power on, redeem codes. Matched against the URL path relative to the API base.
+ */
+export const ENVELOPE_PASSTHROUGH: readonly RegExp[] = [
+  /^\/auth\/(?:login|register)\/wechat(?:\/|$)/,
+  /^\/rental\/power_on(?:\/|$)/,
+  /redeem/i,
+];
+
+const REFRESH_PATH = '/auth/refresh-token';
+
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+export function isEnvelopePassthrough(url: string): boolean {
+  const path = pathOf(url);
+  return ENVELOPE_PASSTHROUGH.some((pattern) => pattern.test(path));
+}
+
+/** Query string of spec §7: arrays become repeated `key[]` entries, each item JSON-encoded. */
+export function buildQuery(params: Record<string, unknown> | undefined): string {
+  if (!params) return '';
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) search.append(`${key}[]`, JSON.stringify(item));
+    } else if (value instanceof Date) {
+      search.append(key, value.toISOString());
+    } else if (typeof value === 'object') {
+      search.append(key, JSON.stringify(value));
+    } else {
+      search.append(key, String(value));
+    }
+  }
+  return search.toString();
+}
+
+export function buildUrl(baseUrl: string, url: string, params?: Record<string, unknown>): string {
+  const query = buildQuery(params);
+  const full = `${baseUrl}${url.startsWith('/') ? url : `/${url}`}`;
+  if (!query) return full;
+  return `${full}${full.includes('?') ? '&' : '?'}${query}`;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function asEnvelope(payload: unknown): ResponseEnvelope | null {
+  if (!isRecord(payload)) return null;
+  const { rspcode, code, rspmsg, message } = payload;
+  if (typeof rspcode !== 'number' && typeof code !== 'number') return null;
+  return {
+    rspcode: typeof rspcode === 'number' ? rspcode : undefined,
+    code: typeof code === 'number' ? code : undefined,
+    rspmsg: typeof rspmsg === 'string' ? rspmsg : undefined,
+    message: typeof message === 'string' ? message : undefined,
+    result: payload.result,
+  };
+}
+
+/** Spec §8: an error when rspcode is not 0 and code is not 200. */
+export function isEnvelopeError(envelope: ResponseEnvelope): boolean {
+  return envelope.rspcode !== SUCCESS_RSPCODE && envelope.code !== SUCCESS_CODE;
+}
+
+function businessCode(envelope: ResponseEnvelope | null, status: number): number {
+  if (!envelope) return status;
+  if (envelope.rspcode !== undefined && envelope.rspcode !== SUCCESS_RSPCODE) return envelope.rspcode;
+  if (envelope.code !== undefined && envelope.code !== SUCCESS_CODE) return envelope.code;
+  return status;
+}
+
+/** The message catalogue of spec §8, in its order. */
+export function describeError(status: number, envelope: ResponseEnvelope | null): string {
+  if (envelope && (envelope.rspcode === ErrorCodes.NAME_EXISTS.code || envelope.code === ErrorCodes.NAME_EXISTS.code)) {
+    return ErrorCodes.NAME_EXISTS.message;
+  }
+  switch (status) {
+    case 404:
+      return ErrorCodes.NOT_FOUND.message;
+    case 500:
+      return envelope?.rspmsg || envelope?.message || ErrorCodes.INTERNAL.message;
+    case 403:
+      return ErrorCodes.FORBIDDEN.message;
+    case 401:
+      return ErrorCodes.UNAUTHORIZED.message;
+    default:
+      return envelope?.rspmsg || envelope?.message || API_TEXTS.unknownError;
+  }
+}
+
+/** `filename*=UTF-8''…` wins over `filename="…"`. */
+export function parseContentDisposition(header: string): string | null {
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim());
+    } catch {
+      return extended[1].trim();
+    }
+  }
+  const plain = /filename\s*=\s*"?([^";]+)"?/.exec(header);
+  return plain?.[1]?.trim() ?? null;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+function isTokenPair(value: unknown): value is TokenPair {
+  return isRecord(value) && typeof value.jwtToken === 'string' && typeof value.refreshToken === 'string';
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+const noopSession: SessionAdapter = {
+  getToken: () => null,
+  getRefreshToken: () => null,
+  setTokens: () => undefined,
+};
+
+export interface ApiClient {
+  request<T>(opts: RequestOptions): Promise<T>;
+  configure(deps: Partial<ClientDeps>): void;
+}
+
+export function createApiClient(initial: Partial<ClientDeps> = {}): ApiClient {
+  let deps: ClientDeps = {
+    fetch: (input, init) => globalThis.fetch(input, init),
+    session: noopSession,
+    notify: (text) => toast.error(text),
+    onUnauthorized: () => undefined,
+    now: () => Date.now(),
+    baseUrl: API_BASE,
+    ...initial,
+  };
+  let lastUnauthorizedToastAt = Number.NEGATIVE_INFINITY;
+  let refreshing: Promise<boolean> | null = null;
+
+  function fail(opts: RequestOptions, status: number, envelope: ResponseEnvelope | null, text?: string): ApiError {
+    const message = text ?? describeError(status, envelope);
+    if (!opts.silent) deps.notify(message);
+    return new ApiError(status, businessCode(envelope, status), message);
+  }
+
+  function unauthorized(opts: RequestOptions, envelope: ResponseEnvelope | null): ApiError {
+    const message = ErrorCodes.UNAUTHORIZED.message;
+    const now = deps.now();
+    if (!opts.silent && now - lastUnauthorizedToastAt >= UNAUTHORIZED_TOAST_THROTTLE_MS) {
+      lastUnauthorizedToastAt = now;
+      deps.notify(message);
+    }
+    deps.onUnauthorized();
+    return new ApiError(401, businessCode(envelope, 401), message);
+  }
+
+  async function doRefresh(): Promise<boolean> {
+    const refreshToken = deps.session.getRefreshToken();
+    if (!refreshToken) return false;
+    try {
+      const response = await deps.fetch(`${deps.baseUrl}${REFRESH_PATH}`, {
+        method: 'POST',
+        headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+        body: JSON.stringify({ refreshToken }),
+      });
+      if (!response.ok) return false;
+      const envelope = asEnvelope(await readBody(response));
+      if (!envelope || isEnvelopeError(envelope) || !isTokenPair(envelope.result)) return false;
+      deps.session.setTokens({ jwtToken: envelope.result.jwtToken, refreshToken: envelope.result.refreshToken });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** Single flight: concurrent 401s share one refresh call. */
+  function refreshOnce(): Promise<boolean> {
+    refreshing ??= doRefresh().finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  }
+
+  async function send<T>(opts: RequestOptions, retried: boolean): Promise<T> {
+    const method = opts.method ?? 'GET';
+    const headers = new Headers({ Accept: 'application/json' });
+    const token = deps.session.getToken();
+    if (token) headers.set('Authorization', `Bearer ${token}`);
+
+    let body: BodyInit | undefined;
+    if (opts.data !== undefined) {
+      if (opts.data instanceof FormData || opts.data instanceof Blob || opts.data instanceof URLSearchParams) {
+        body = opts.data;
+      } else {
+        headers.set('Content-Type', 'application/json');
+        body = JSON.stringify(opts.data);
+      }
+    }
+
+    let response: Response;
+    try {
+      response = await deps.fetch(buildUrl(deps.baseUrl, opts.url, opts.params), {
+        method,
+        headers,
+        body,
+        signal: opts.signal,
+      });
+    } catch (error) {
+      if (isAbort(error)) throw error;
+      throw fail(opts, 0, null, API_TEXTS.networkError);
+    }
+
+    if (response.status === 401) {
+      const envelope = asEnvelope(await readBody(response).catch(() => null));
+      if (!retried && token && pathOf(opts.url) !== REFRESH_PATH) {
+        const current = deps.session.getToken();
+        // Another request already refreshed the pair: just retry with the new token.
+        if (current && current !== token) return send<T>(opts, true);
+        if (deps.session.getRefreshToken() && (await refreshOnce())) return send<T>(opts, true);
+      }
+      throw unauthorized(opts, envelope);
+    }
+
+    const disposition = response.headers.get('content-disposition');
+    if (disposition && response.ok) {
+      const download: DownloadResult = {
+        blob: await response.blob(),
+        filename: parseContentDisposition(disposition),
+        contentType: response.headers.get('content-type'),
+      };
+      return download as T;
+    }
+
+    const payload = await readBody(response);
+    const envelope = asEnvelope(payload);
+
+    if (envelope && (opts.raw || isEnvelopePassthrough(opts.url))) return envelope as T;
+    if (response.ok) {
+      if (!envelope) return payload as T;
+      if (!isEnvelopeError(envelope)) return envelope.result as T;
+    }
+    throw fail(opts, response.status, envelope);
+  }
+
+  return {
+    request: <T>(opts: RequestOptions) => send<T>(opts, false),
+    configure(next) {
+      deps = { ...deps, ...next };
+    },
+  };
+}
+
+/** The console's client; `src/session/wiring.ts` injects the session and the 401 policy. */
+export const apiClient = createApiClient();
+
+export function request<T>(opts: RequestOptions): Promise<T> {
+  return apiClient.request<T>(opts);
+}
+
+export function configureApiClient(deps: Partial<ClientDeps>): void {
+  apiClient.configure(deps);
+}

@@ -1,0 +1,103 @@
+/**
+ * Metadata lists (spec §7 "Metadata lists"): zones, GPU models, public images and charging rules.
+ * Public calls (no login needed), each answering a plain list in `result`.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { request } from './client';
+
+/** A region / availability zone, e.g. `{ id: 'bj-a', name: '北京A区', region: '华北' }`. */
+export interface Zone {
+  id: string;
+  name: string;
+  region: string;
+  description: string;
+}
+
+/** A GPU model on offer. `pricePerHourFen` is the reference usage price in fen per GPU-hour. */
+export interface GpuModel {
+  id: string;
+  name: string;
+  memoryGb: number;
+  vendor: 'NVIDIA';
+  architecture: string;
+  fp32Tflops: number;
+  pricePerHourFen: number;
+}
+
+/** A public (platform-provided) image with its framework and runtime versions. */
+export interface PublicImage {
+  id: string;
+  name: string;
+  framework: string;
+  frameworkVersion: string;
+  python: string;
+  cuda: string;
+  ubuntu: string;
+}
+
+/** A charging rule dictionary item (spec §3: name, showName, isFilter, id, unit). */
+export interface ChargingRule {
+  id: number;
+  name: string;
+  showName: string;
+  isFilter: boolean;
+  unit: string;
+}
+
+/** Query keys; all start with `META_QUERY_KEY` so `invalidateQueries({ queryKey: META_QUERY_KEY })` refreshes them all. */
+export const META_QUERY_KEY = ['meta'] as const;
+export const ZONES_QUERY_KEY = ['meta', 'zone'] as const;
+export const GPUS_QUERY_KEY = ['meta', 'gpu'] as const;
+export const PUBLIC_IMAGES_QUERY_KEY = ['meta', 'images', 'public'] as const;
+export const CHARGING_RULES_QUERY_KEY = ['meta', 'charging_rule'] as const;
+
+export const META_QUERY_KEYS = {
+  all: META_QUERY_KEY,
+  zones: ZONES_QUERY_KEY,
+  gpus: GPUS_QUERY_KEY,
+  publicImages: PUBLIC_IMAGES_QUERY_KEY,
+  chargingRules: CHARGING_RULES_QUERY_KEY,
+} as const;
+
+/** Metadata changes rarely (the operator edits it); keep it fresh for five minutes. */
+export const META_STALE_TIME_MS = 5 * 60 * 1000;
+
+export function fetchZones(): Promise<Zone[]> {
+  return request<Zone[]>({ method: 'GET', url: '/meta/zone' });
+}
+
+export function fetchGpus(): Promise<GpuModel[]> {
+  return request<GpuModel[]>({ method: 'GET', url: '/meta/gpu' });
+}
+
+export function fetchPublicImages(): Promise<PublicImage[]> {
+  return request<PublicImage[]>({ method: 'GET', url: '/meta/images/public' });
+}
+
+export function fetchChargingRules(): Promise<ChargingRule[]> {
+  return request<ChargingRule[]>({ method: 'GET', url: '/meta/charging_rule' });
+}
+
+export function useZones() {
+  return useQuery({ queryKey: ZONES_QUERY_KEY, queryFn: fetchZones, staleTime: META_STALE_TIME_MS });
+}
+
+export function useGpus() {
+  return useQuery({ queryKey: GPUS_QUERY_KEY, queryFn: fetchGpus, staleTime: META_STALE_TIME_MS });
+}
+
+export function usePublicImages() {
+  return useQuery({
+    queryKey: PUBLIC_IMAGES_QUERY_KEY,
+    queryFn: fetchPublicImages,
+    staleTime: META_STALE_TIME_MS,
+  });
+}
+
+export function useChargingRules() {
+  return useQuery({
+    queryKey: CHARGING_RULES_QUERY_KEY,
+    queryFn: fetchChargingRules,
+    staleTime: META_STALE_TIME_MS,
+  });
+}

@@ -1,0 +1,21 @@
+import { Layout } from 'antd';
+import { Suspense } from 'react';
+import { Outlet } from 'react-router';
+import { ColorModeSwitch } from '../components/ColorModeSwitch';
+import { PageLoading } from '../components/PageLoading';
+
+/** Bare centered layout: account pages and error screens. */
+export function DefaultLayout() {
+  return (
+    <Layout className="slg-default">
+      <div className="slg-default-toolbar">
+        <ColorModeSwitch />
+      </div>
+      <main className="slg-default-main">
+        <Suspense fallback={<PageLoading />}>
+          <Outlet />
+        </Suspense>
+      </main>
+    </Layout>
+  );
+}

@@ -1,0 +1,30 @@
+export const OVERVIEW_TEXTS = {
+  greeting(hour: number): string {
+    if (hour < 5) return '夜深了';
+    if (hour < 11) return '早上好';
+    if (hour < 13) return '中午好';
+    if (hour < 18) return '下午好';
+    return '晚上好';
+  },
+  welcome: '欢迎使用算力港 GPU 算力云，开启你的训练与推理。',
+  account: {
+    title: '账号信息',
+    name: '用户名',
+    nickname: '昵称',
+    telephone: '手机号',
+    type: '账户类型',
+    createdAt: '注册时间',
+    main: '主账号',
+    sub: '子账号',
+    empty: '—',
+    loadFailed: '账号信息加载失败',
+  },
+  balance: {
+    title: '账户余额',
+    unit: '可用余额（元）',
+    loadFailed: '余额加载失败',
+    retry: '重试',
+  },
+  quickLinks: { title: '快捷入口' },
+  help: { title: '帮助与协议', about: '关于我们', serviceTerms: '服务条款', privacyTerms: '隐私政策' },
+} as const;

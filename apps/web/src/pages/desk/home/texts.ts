@@ -1,0 +1,132 @@
+/** All Chinese text of the public landing page (`/`, `/home`). */
+export const HOME_TEXTS = {
+  hero: {
+    eyebrow: '算力港 · 开放的 GPU 云算力平台',
+    title: '按秒计费的 GPU 云算力',
+    subtitle:
+      '开箱即用的深度学习镜像，分钟级创建 GPU 容器实例，弹性部署随需扩缩。训练、推理、微调，用多少付多少。',
+    highlights: ['按秒计费', '开箱即用镜像', 'JupyterLab / SSH 直连', '弹性部署', '包日 / 包周 / 包月'],
+    register: '立即注册',
+    console: '进入控制台',
+    statsTitle: '平台概览',
+    stats: {
+      gpuModels: 'GPU 型号',
+      gpuModelsUnit: '款',
+      zones: '可用区',
+      zonesUnit: '个',
+      images: '预置镜像',
+      imagesUnit: '个',
+      lowestPrice: '参考价低至',
+      lowestPriceUnit: '/卡时',
+      billingGranularity: '计费粒度',
+      billingGranularityValue: '1',
+      billingGranularityUnit: '秒',
+      unavailable: '—',
+    },
+  },
+  features: {
+    title: '为 AI 开发者打造',
+    subtitle: '从第一次实验到线上服务，算力港覆盖深度学习的完整流程。',
+    items: [
+      {
+        key: 'per-second',
+        title: '按秒计费',
+        description: '实例运行才计费，按秒计量、每分钟结算；关机后不再产生 GPU 费用，短时实验也不浪费。',
+      },
+      {
+        key: 'images',
+        title: '开箱即用的深度学习镜像',
+        description: '预置 PyTorch、TensorFlow 等主流框架及配套 CUDA、Python，也可保存自己的私有镜像随时复用。',
+      },
+      {
+        key: 'connect',
+        title: 'JupyterLab 与 SSH',
+        description: '实例就绪后即可在浏览器中打开 JupyterLab，或用 SSH 密钥 / 密码从本地终端与 IDE 直连。',
+      },
+      {
+        key: 'elastic',
+        title: '弹性部署',
+        description: '以副本集、任务或临时容器的方式部署服务，按需扩缩容，配合时长包进一步降低成本。',
+      },
+      {
+        key: 'storage',
+        title: '存储与数据集',
+        description: '实例自带数据盘，可按需扩容；同一地域的文件存储可在实例间共享，还能直接使用公开数据集与他人共享的数据。',
+      },
+      {
+        key: 'team',
+        title: '团队与财务',
+        description: '主账号创建子账号并分配权限与余额，充值、订单、账单与发票在费用中心统一管理。',
+      },
+    ],
+  },
+  gpus: {
+    title: 'GPU 型号',
+    subtitle: '多款 NVIDIA GPU 可选，按卡计价，价格透明。',
+    memory: '显存',
+    memoryUnit: 'GB',
+    fp32: 'FP32 算力',
+    fp32Unit: 'TFLOPS',
+    architecture: (architecture: string) => `${architecture} 架构`,
+    referencePrice: '按量参考价',
+    pricePerCardHour: '/卡时',
+    priceNote: '实际价格以控制台下单时所选主机为准。',
+    empty: '暂无可租用的 GPU 型号',
+    error: 'GPU 型号加载失败',
+  },
+  zones: {
+    title: '可用区',
+    subtitle: '多地域部署，就近选择可用区，降低访问延迟。',
+    empty: '暂无开放的可用区',
+    error: '可用区加载失败',
+    noDescription: '稳定可靠的 GPU 算力节点。',
+  },
+  images: {
+    title: '公共镜像',
+    subtitle: '平台维护的深度学习环境，创建实例时直接选用，免去安装驱动与依赖的烦恼。',
+    python: 'Python',
+    cuda: 'CUDA',
+    ubuntu: 'Ubuntu',
+    empty: '暂无公共镜像',
+    error: '公共镜像加载失败',
+  },
+  billing: {
+    title: '计费方式',
+    subtitle: '短时实验选按量，长期训练选包日 / 包周 / 包月，两种方式可随时切换。',
+    usage: {
+      title: '按量计费',
+      tag: '按秒计费',
+      summary: '先用后付，适合调试、实验和不确定时长的任务。',
+      points: [
+        '实例运行中按秒计量，每分钟结算一次，创建过程不收费',
+        '关机即停止 GPU 计费，GPU 归还主机，需要时再开机',
+        '创建或开机时账户余额需至少覆盖 1 小时费用',
+        '关机状态下可用无卡模式开机，低成本整理数据',
+      ],
+    },
+    prepaid: {
+      title: '包日 / 包周 / 包月',
+      tag: '预付费',
+      summary: '一次付费锁定 GPU，适合长时间训练，成本清晰可控。',
+      packages: (day: string, week: string, month: string) =>
+        `可选时长：包日 ${day} 天，包周 ${week} 周，包月 ${month} 个月`,
+      points: [
+        '有效期内 GPU 为您保留，关机期间也不会被占用',
+        '到期自动续费（需开启且余额充足），否则关机并转为按量计费',
+        '可随时转为按量计费，按已用时长结算后退还差额',
+        '续费从当前到期时间起顺延，不浪费已购时长',
+      ],
+    },
+    note: '各型号的按量单价与包日 / 包周 / 包月价格在创建实例时展示，以下单页面为准。',
+  },
+  cta: {
+    title: '几分钟后，开始你的第一次训练',
+    subtitle: '注册即可使用，充值后选择 GPU 创建实例。',
+    register: '立即注册',
+    console: '进入控制台',
+  },
+  state: {
+    retry: '重试',
+    errorFallback: '网络异常，请稍后重试',
+  },
+} as const;

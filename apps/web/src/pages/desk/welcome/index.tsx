@@ -1,0 +1,77 @@
+import type { ReactNode } from 'react';
+import { Alert, Card, Flex, Grid, Result, Steps, Typography, theme } from 'antd';
+import { ApiOutlined, CloudServerOutlined, WalletOutlined } from '@ant-design/icons';
+import LinkButton from '../components/LinkButton';
+import { DESK_LINKS } from '../links';
+import { WELCOME_TEXTS } from './texts';
+
+type StepKey = (typeof WELCOME_TEXTS.steps)[number]['key'];
+
+const STEP_ICONS: Record<StepKey, ReactNode> = {
+  recharge: <WalletOutlined />,
+  create: <CloudServerOutlined />,
+  connect: <ApiOutlined />,
+};
+
+/** 欢迎 (`/welcome`): the getting-started page shown after registration. */
+export default function WelcomePage() {
+  const { token } = theme.useToken();
+  const screens = Grid.useBreakpoint();
+  const wide = Boolean(screens.md);
+
+  return (
+    <div style={{ maxWidth: 1080, margin: '0 auto', paddingInline: wide ? 24 : 12, paddingBlock: wide ? 48 : 24 }}>
+      <Card>
+        <Result
+          status="success"
+          title={WELCOME_TEXTS.title}
+          subTitle={WELCOME_TEXTS.subtitle}
+          style={{ paddingInline: 0 }}
+          extra={
+            <Flex wrap gap={12} justify="center">
+              <LinkButton to={DESK_LINKS.console} type="primary" size="large">
+                {WELCOME_TEXTS.console}
+              </LinkButton>
+              <LinkButton to={DESK_LINKS.home} size="large">
+                {WELCOME_TEXTS.home}
+              </LinkButton>
+            </Flex>
+          }
+        />
+        <Typography.Title level={4} style={{ marginTop: 0 }}>
+          {WELCOME_TEXTS.stepsTitle}
+        </Typography.Title>
+        {/* A checklist rather than progress: every step reads as an action to take. */}
+        <Steps
+          current={0}
+          styles={{
+            itemTitle: { color: token.colorText },
+            itemContent: { color: token.colorTextSecondary },
+            itemIcon: { color: token.colorPrimary },
+          }}
+          orientation={wide ? 'horizontal' : 'vertical'}
+          items={WELCOME_TEXTS.steps.map((step, index) => ({
+            key: step.key,
+            icon: STEP_ICONS[step.key],
+            title: step.title,
+            subTitle: wide ? undefined : WELCOME_TEXTS.stepLabel(index + 1),
+            content: step.description,
+          }))}
+        />
+        <Alert
+          type="info"
+          showIcon
+          style={{ marginTop: 32 }}
+          title={WELCOME_TEXTS.tipsTitle}
+          description={
+            <ul style={{ margin: 0, paddingInlineStart: 20 }}>
+              {WELCOME_TEXTS.tips.map((tip) => (
+                <li key={tip}>{tip}</li>
+              ))}
+            </ul>
+          }
+        />
+      </Card>
+    </div>
+  );
+}

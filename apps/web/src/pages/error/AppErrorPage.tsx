@@ -1,0 +1,5 @@
+import { ErrorScreen } from './ErrorScreen';
+
+export default function AppErrorPage() {
+  return <ErrorScreen kind="appError" reload />;
+}

@@ -1,0 +1,5 @@
+import { ErrorScreen } from './ErrorScreen';
+
+export default function ForbiddenPage() {
+  return <ErrorScreen kind="forbidden" />;
+}

@@ -1,0 +1,5 @@
+import { ErrorScreen } from './ErrorScreen';
+
+export default function ServerErrorPage() {
+  return <ErrorScreen kind="serverError" reload />;
+}

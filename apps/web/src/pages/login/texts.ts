@@ -1,0 +1,20 @@
+export const LOGIN_TEXTS = {
+  title: '欢迎登录',
+  subtitle: '登录算力港，管理你的 GPU 实例与账户',
+  tabs: { password: '密码登录', sms: '验证码登录' },
+  submit: '登录',
+  otherMethods: '其他登录方式',
+  wechat: '微信登录',
+  wechatClosed: '微信登录暂未开放，敬请期待',
+  noAccount: '还没有账号？',
+  signup: '注册',
+  forgot: '忘记密码',
+  success: '登录成功',
+  setPassword: {
+    title: '设置登录密码',
+    intro: '这是你第一次使用验证码登录，账号已自动创建。设置密码后即可使用“手机号 + 密码”登录。',
+    confirm: '确认',
+    skip: '跳过',
+    success: '密码设置成功',
+  },
+} as const;

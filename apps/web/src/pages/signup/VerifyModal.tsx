@@ -1,0 +1,59 @@
+import { MobileOutlined } from '@ant-design/icons';
+import { Alert, Modal, Typography } from 'antd';
+import { TELEPHONE_PATTERN } from '@slg/shared';
+import { useState } from 'react';
+import { FORM_TEXTS } from '../../forms/texts';
+import { SIGNUP_TEXTS } from './texts';
+
+interface VerifyModalProps {
+  open: boolean;
+  telephone: string | undefined;
+  sending: boolean;
+  /** Sends the code; rejects with the error to show. */
+  onConfirm: (telephone: string) => Promise<void>;
+  onClose: () => void;
+}
+
+/** The SMS verification step of sign-up: confirm the number, then the code is sent to it. */
+export function VerifyModal({ open, telephone, sending, onConfirm, onClose }: VerifyModalProps) {
+  const T = SIGNUP_TEXTS.verify;
+  const [error, setError] = useState<string | null>(null);
+  const valid = typeof telephone === 'string' && TELEPHONE_PATTERN.test(telephone);
+
+  async function confirm() {
+    if (!valid) return;
+    setError(null);
+    try {
+      await onConfirm(telephone);
+    } catch (reason) {
+      setError(reason instanceof Error ? reason.message : null);
+    }
+  }
+
+  return (
+    <Modal
+      open={open}
+      title={T.title}
+      okText={T.confirm}
+      cancelText={T.cancel}
+      okButtonProps={{ disabled: !valid }}
+      confirmLoading={sending}
+      onOk={() => void confirm()}
+      onCancel={onClose}
+      afterClose={() => setError(null)}
+      destroyOnHidden
+    >
+      {valid ? (
+        <>
+          <Typography.Paragraph type="secondary">{T.intro}</Typography.Paragraph>
+          <Typography.Title level={4} className="slg-verify-phone">
+            <MobileOutlined /> {FORM_TEXTS.telephone.prefix} {telephone}
+          </Typography.Title>
+        </>
+      ) : (
+        <Alert type="warning" showIcon title={T.noPhone} />
+      )}
+      {error ? <Alert type="error" showIcon title={error} className="slg-verify-error" /> : null}
+    </Modal>
+  );
+}

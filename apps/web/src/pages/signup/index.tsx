@@ -1,0 +1,201 @@
+import { ErrorCodes } from '@slg/shared';
+import { Button, Checkbox, Form, Input, Typography } from 'antd';
+import { useState, type MouseEvent } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { register } from '../../api/auth';
+import { toast } from '../../api/toast';
+import { checkPhone } from '../../api/user';
+import { AuthShell } from '../../components/AuthShell';
+import { SmsCodeInput } from '../../components/SmsCodeInput';
+import { confirmPasswordRules, newPasswordRules, smsCodeRules, telephoneRules } from '../../forms/rules';
+import { applyServerError } from '../../forms/serverErrors';
+import { FORM_TEXTS } from '../../forms/texts';
+import { useSmsCode } from '../../hooks/useSmsCode';
+import { INVITE_CODE_KEY, postLoginTarget, readInviteCode } from '../../router/guards';
+import { resolveRoute, type SignupDialog } from '../../router/routes';
+import { signIn } from '../../session/session';
+import { SIGNUP_TEXTS } from './texts';
+import { TermsModal } from './TermsModal';
+import { VerifyModal } from './VerifyModal';
+
+interface RegisterValues {
+  telephone: string;
+  code: string;
+  password: string;
+  confirm: string;
+  agreement: boolean;
+}
+
+const SIGNUP_PATH = '/signup';
+/** Where a new account lands without a `redirect` query: the getting-started page. */
+const AFTER_SIGNUP_PATH = '/welcome';
+
+const SEND_FIELDS = { 40000: 'telephone', 40900: 'telephone', 42901: 'telephone', 42902: 'telephone' } as const;
+const SUBMIT_FIELDS = { 40010: 'code', 40011: 'code', 40900: 'telephone' } as const;
+
+function openedFromForm(state: unknown): boolean {
+  return typeof state === 'object' && state !== null && (state as { fromForm?: unknown }).fromForm === true;
+}
+
+function sessionStorageOrNull(): Storage | null {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Registration (`/signup`, `/register`). On /signup the dialogs have their own sub-paths
+ * (/signup/service, /signup/privacy, /signup/verify); on /register they are local state.
+ */
+export default function SignupPage() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [form] = Form.useForm<RegisterValues>();
+  const telephone = Form.useWatch('telephone', form);
+  const sms = useSmsCode('register');
+  const [submitting, setSubmitting] = useState(false);
+  const [checking, setChecking] = useState(false);
+  const [localDialog, setLocalDialog] = useState<SignupDialog | null>(null);
+  const [inviteCode] = useState(() => {
+    const storage = sessionStorageOrNull();
+    return storage ? readInviteCode(storage) : null;
+  });
+
+  const routed = location.pathname.toLowerCase().startsWith(SIGNUP_PATH);
+  const dialog = routed ? (resolveRoute(location.pathname).meta.dialog ?? null) : localDialog;
+
+  function openDialog(next: SignupDialog) {
+    if (routed) navigate({ pathname: `${SIGNUP_PATH}/${next}`, search: location.search }, { state: { fromForm: true } });
+    else setLocalDialog(next);
+  }
+
+  function closeDialog() {
+    if (!routed) setLocalDialog(null);
+    else if (openedFromForm(location.state)) navigate(-1);
+    else navigate({ pathname: SIGNUP_PATH, search: location.search }, { replace: true });
+  }
+
+  function dialogLink(kind: 'service' | 'privacy') {
+    return {
+      to: routed ? { pathname: `${SIGNUP_PATH}/${kind}`, search: location.search } : `/terms/${kind}-terms`,
+      onClick: (event: MouseEvent) => {
+        event.preventDefault();
+        event.stopPropagation();
+        openDialog(kind);
+      },
+    };
+  }
+
+  async function requestCode() {
+    try {
+      const values = await form.validateFields(['telephone']);
+      setChecking(true);
+      const { registered } = await checkPhone(values.telephone);
+      if (registered) {
+        form.setFields([{ name: 'telephone', errors: [ErrorCodes.PHONE_REGISTERED.message] }]);
+        return;
+      }
+      openDialog('verify');
+    } catch (error) {
+      applyServerError(form, error, SEND_FIELDS);
+    } finally {
+      setChecking(false);
+    }
+  }
+
+  async function sendCode(phone: string) {
+    try {
+      await sms.send(phone);
+    } catch (error) {
+      applyServerError(form, error, SEND_FIELDS);
+      throw error;
+    }
+    closeDialog();
+  }
+
+  async function onFinish(values: RegisterValues) {
+    setSubmitting(true);
+    try {
+      const pair = await register({
+        telephone: values.telephone,
+        password: values.password,
+        code: values.code,
+        inviteCode: inviteCode ?? undefined,
+      });
+      signIn(pair);
+      sessionStorageOrNull()?.removeItem(INVITE_CODE_KEY);
+      toast.success(SIGNUP_TEXTS.success);
+      navigate(postLoginTarget(location.search, AFTER_SIGNUP_PATH), { replace: true });
+    } catch (error) {
+      applyServerError(form, error, SUBMIT_FIELDS);
+    } finally {
+      setSubmitting(false);
+    }
+  }
+
+  const A = SIGNUP_TEXTS.agreement;
+
+  return (
+    <AuthShell title={SIGNUP_TEXTS.title} subtitle={SIGNUP_TEXTS.subtitle}>
+      <Form form={form} name="register" layout="vertical" requiredMark={false} onFinish={onFinish} size="large">
+        <Form.Item name="telephone" label={FORM_TEXTS.telephone.label} rules={telephoneRules}>
+          <Input prefix={FORM_TEXTS.telephone.prefix} placeholder={FORM_TEXTS.telephone.placeholder} maxLength={11} inputMode="tel" autoComplete="tel-national" />
+        </Form.Item>
+        <Form.Item name="code" label={FORM_TEXTS.code.label} rules={smsCodeRules}>
+          <SmsCodeInput remaining={sms.remaining} sending={checking || sms.sending} onSend={() => void requestCode()} />
+        </Form.Item>
+        <Form.Item name="password" label={FORM_TEXTS.password.label} rules={newPasswordRules()}>
+          <Input.Password placeholder={FORM_TEXTS.password.placeholder} autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item name="confirm" label={FORM_TEXTS.confirmPassword.label} dependencies={['password']} rules={confirmPasswordRules('password')}>
+          <Input.Password placeholder={FORM_TEXTS.confirmPassword.placeholder} autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="agreement"
+          valuePropName="checked"
+          rules={[
+            {
+              validator: (_rule, value: unknown) =>
+                value === true ? Promise.resolve() : Promise.reject(new Error(A.required)),
+            },
+          ]}
+        >
+          <Checkbox>
+            {A.prefix}
+            <Link {...dialogLink('service')}>{A.service}</Link>
+            {A.and}
+            <Link {...dialogLink('privacy')}>{A.privacy}</Link>
+          </Checkbox>
+        </Form.Item>
+        {inviteCode ? (
+          <Typography.Paragraph type="secondary" className="slg-invite-code">
+            {SIGNUP_TEXTS.inviteCode(inviteCode)}
+          </Typography.Paragraph>
+        ) : null}
+        <Form.Item>
+          <Button type="primary" htmlType="submit" block loading={submitting}>
+            {SIGNUP_TEXTS.submit}
+          </Button>
+        </Form.Item>
+      </Form>
+      <div className="slg-auth-links slg-auth-links--center">
+        <span>
+          {SIGNUP_TEXTS.haveAccount}
+          <Link to={{ pathname: '/login', search: location.search }}>{SIGNUP_TEXTS.login}</Link>
+        </span>
+      </div>
+      <TermsModal
+        kind={dialog === 'service' || dialog === 'privacy' ? dialog : null}
+        onClose={closeDialog}
+        onAgree={() => {
+          form.setFieldValue('agreement', true);
+          void form.validateFields(['agreement']).catch(() => undefined);
+          closeDialog();
+        }}
+      />
+      <VerifyModal open={dialog === 'verify'} telephone={telephone} sending={sms.sending} onConfirm={sendCode} onClose={closeDialog} />
+    </AuthShell>
+  );
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { activeMenuKey, headerMenu, openMenuKeys, sidebarMenu } from './menus';
+import { breadcrumbTrail, findRoute, NOT_FOUND_ROUTE, resolveRoute, ROUTES } from './routes';
+
+const SPEC_ROUTES = [
+  // public
+  '/signup', '/login', '/sub-account-login', '/terms/service-terms', '/terms/privacy-terms', '/home', '/news', '/news/list',
+  '/about', '/latest-activities', '/reset-password', '/register', '/403', '/404', '/500', '/', '/activities-detail',
+  '/share-data', '/error', '/computility-market', '/model-market/model-center/modelCenter', '/welcome',
+  // other
+  '/exchange', '/form', '/signup/privacy', '/signup/service', '/signup/verify',
+  // console
+  '/computility-market/method', '/computility-market/model', '/computility-market/quantity', '/computility-market/region',
+  ...['containerInstances', 'createInstances', 'cloneInstances', 'confirm-order', 'confirm-clone-order', 'instance-monitoring',
+    'payByVolume', 'renew', 'sshSet', 'upDownSetting', 'yearMonthPackages', 'priceDetail'].map((p) => `/ctrl-container-instances/${p}`),
+  '/ctrl-cost-center/cost-center',
+  ...['f-details', 'income-details', 'invoice-info', 'invoice', 'make-bill-invoice', 'make-price-invoice', 'order-detail', 'order',
+    'recharge-record', 'recharge', 'voucher'].map((p) => `/ctrl-cost-center/cost-center/${p}`),
+  '/ctrl-data-set/data-set', '/ctrl-data-set/data-set/public-data', '/ctrl-data-set/data-set/shared-data',
+  '/ctrl-file-storage/file-storage',
+  '/ctrl-flexible-deployment/flexiible-deployment',
+  ...['create-flexible', 'flexiible-deployment', 'release-instance', 'time-packs', 'view-container'].map(
+    (p) => `/ctrl-flexible-deployment/flexiible-deployment/${p}`,
+  ),
+  '/ctrl-mirror-image/mirrorImage',
+  '/ctrl-overview/overview',
+  '/ctrl-personal-center/personal-center',
+  ...['account-settings', 'authentication', 'charging-record', 'child-account', 'child-account-detail', 'setting', 'person-page',
+    'enter-page', 'edu-page', 'school-page'].map((p) => `/ctrl-personal-center/personal-center/${p}`),
+  '/ctrl-child-info/child-account-info',
+  '/model-market/modelMarket', '/model-market/modelMarket/textModel', '/model-market/modelMarket/visualModel', '/model-market/modelMarket/chat',
+  '/workbench/workbench', '/workbench/workbench/example', '/workbench/workbench/instanceDetail',
+];
+
+const BUILT = [
+  '/', '/home', '/about', '/terms/service-terms', '/terms/privacy-terms', '/welcome', '/login', '/signup', '/register',
+  '/reset-password', '/403', '/404', '/500', '/error', '/ctrl-overview/overview',
+];
+
+describe('route table', () => {
+  it('holds every route of spec §2 with a Chinese title', () => {
+    for (const path of SPEC_ROUTES) {
+      const record = findRoute(path);
+      expect(record, path).toBeDefined();
+      expect(record?.meta.title, path).toMatch(/[\u4e00-\u9fa5]/);
+    }
+  });
+
+  it('has no duplicate paths', () => {
+    const paths = ROUTES.map((record) => record.path.toLowerCase());
+    expect(new Set(paths).size).toBe(paths.length);
+  });
+
+  it('has a page only for the pages that are built', () => {
+    const withPage = ROUTES.filter((record) => record.page).map((record) => record.path);
+    expect(withPage.sort()).toEqual([...BUILT].sort());
+  });
+
+  it('tags permissions per spec §6', () => {
+    expect(findRoute('/ctrl-container-instances/renew')?.meta.permission).toBe('CONTAINER');
+    expect(findRoute('/computility-market/region')?.meta.permission).toBe('CONTAINER');
+    expect(findRoute('/ctrl-cost-center/cost-center/invoice')?.meta.permission).toBe('INVOICE');
+    expect(findRoute('/ctrl-file-storage/file-storage')?.meta.permission).toBe('FILE_STORAGE');
+    expect(findRoute('/ctrl-flexible-deployment/flexiible-deployment/time-packs')?.meta.permission).toBe('ELASTIC');
+    expect(findRoute('/ctrl-mirror-image/mirrorImage')?.meta.permission).toBe('MIRROR');
+    expect(findRoute('/model-market/modelMarket/chat')?.meta.permission).toBe('MODEL_DEPLOY');
+    expect(findRoute('/model-market/model-center/modelCenter')?.meta.permission).toBe('MODEL_DEPLOY');
+    expect(findRoute('/workbench/workbench/example')?.meta.permission).toBe('MODEL_DEPLOY');
+  });
+
+  it('flags the sub-account pages of spec §2', () => {
+    const flagged = ROUTES.filter((record) => record.meta.subAccountPage).map((record) => record.path);
+    expect(flagged.sort()).toEqual(
+      [
+        '/computility-market', '/ctrl-container-instances/createInstances', '/ctrl-data-set/data-set',
+        '/ctrl-data-set/data-set/shared-data', '/ctrl-personal-center/personal-center',
+        '/ctrl-personal-center/personal-center/setting', '/ctrl-child-info/child-account-info', '/news', '/news/list',
+      ].sort(),
+    );
+  });
+
+  it('inherits the layout and sets the breadcrumb parent of children', () => {
+    const child = findRoute('/ctrl-cost-center/cost-center/order');
+    expect(child?.meta.layout).toBe('dashboard');
+    expect(child?.meta.console).toBe(true);
+    expect(breadcrumbTrail(child ?? NOT_FOUND_ROUTE).map((record) => record.path)).toEqual([
+      '/ctrl-cost-center/cost-center',
+      '/ctrl-cost-center/cost-center/order',
+    ]);
+  });
+
+  it('resolves like React Router: case-insensitive, trailing slash ignored, unknown → 404', () => {
+    expect(resolveRoute('/CTRL-overview/overview/').path).toBe('/ctrl-overview/overview');
+    expect(resolveRoute('/nope')).toBe(NOT_FOUND_ROUTE);
+    expect(NOT_FOUND_ROUTE.meta.title).toBe('页面不存在');
+  });
+});
+
+describe('menus', () => {
+  const main = { loggedIn: true, accountType: 1 as const, permissions: null };
+
+  it('show only routes that have a page', () => {
+    expect(sidebarMenu(main).map((entry) => entry.key)).toEqual(['/ctrl-overview/overview']);
+    expect(headerMenu().map((entry) => entry.key)).toEqual(['/', '/about']);
+  });
+
+  it('hide what a sub-account may not open', () => {
+    const sub = { loggedIn: true, accountType: 2 as const, permissions: ['CONTAINER' as const] };
+    expect(sidebarMenu(sub)).toEqual([]);
+    expect(sidebarMenu({ ...sub, permissions: [] }).map((entry) => entry.key)).toEqual(['/ctrl-overview/overview']);
+  });
+
+  it('highlight the active menu of a route', () => {
+    const record = findRoute('/ctrl-container-instances/createInstances') ?? NOT_FOUND_ROUTE;
+    expect(activeMenuKey(record)).toBe('/ctrl-container-instances/containerInstances');
+    expect(openMenuKeys(record)).toEqual(['/ctrl-container-instances']);
+  });
+});
