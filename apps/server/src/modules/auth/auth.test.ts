@@ -114,8 +114,10 @@ describe('registration', () => {
     expect(registered.status).toBe(200);
     const { jwtToken } = registered.body.result;
     const info = await call<Record<string, unknown>>(t.app, { method: 'GET', url: '/api/v1/user/userinfo', token: jwtToken });
+    expect(JSON.stringify(info.body)).not.toContain(phone);
     expect(info.body.result).toMatchObject({
       telephone: `${phone.slice(0, 3)}****${phone.slice(7)}`,
+      userName: `${phone.slice(0, 3)}****${phone.slice(7)}`,
       accountType: 1,
       nickName: `用户${phone.slice(-4)}`,
       hasPassword: true,

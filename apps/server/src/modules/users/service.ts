@@ -26,11 +26,13 @@ export class UserService {
 
   async userInfo(principal: Principal) {
     const user = await this.load(principal.userId);
+    const maskedTelephone = user.telephone ? maskTelephone(user.telephone) : '';
     return {
       userId: user.id,
-      userName: user.username ?? user.telephone ?? '',
+      // A main account has no user name of its own; its (masked) phone stands in, never the full number.
+      userName: user.username ?? maskedTelephone,
       nickName: user.nickName,
-      telephone: user.telephone ? maskTelephone(user.telephone) : '',
+      telephone: maskedTelephone,
       accountType: user.accountType,
       roles: [...user.roles],
       hasPassword: user.passwordHash !== null,

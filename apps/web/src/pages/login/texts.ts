@@ -5,7 +5,7 @@ export const LOGIN_TEXTS = {
   submit: '登录',
   otherMethods: '其他登录方式',
   wechat: '微信登录',
-  wechatClosed: '微信登录暂未开放，敬请期待',
+  wechatClosed: '微信登录暂未开放，请使用手机号登录',
   noAccount: '还没有账号？',
   signup: '注册',
   forgot: '忘记密码',

@@ -1,0 +1,43 @@
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
+
+let counter = 0;
+/** A phone number no other test of this run uses. */
+export function freshPhone(): string {
+  counter += 1;
+  const tail = String((Date.now() % 1_000_000) * 100 + counter).slice(-8).padStart(8, '0');
+  return `137${tail}`;
+}
+
+/** Reads the newest code of a type from the console SMS outbox, polling until it arrives. */
+export async function codeFromOutbox(request: APIRequestContext, telephone: string, type: string): Promise<string> {
+  let code = '';
+  await expect
+    .poll(async () => {
+      const response = await request.get(`/api/dev/sms?telephone=${telephone}`);
+      const body = (await response.json()) as { result: { type: string; code: string }[] };
+      code = body.result.find((message) => message.type === type)?.code ?? '';
+      return code;
+    })
+    .toMatch(/^\d{6}$/);
+  return code;
+}
+
+export interface StoredSession {
+  token: string | null;
+  refreshToken: string | null;
+  accountType: number | null;
+}
+
+export async function storedSession(page: Page): Promise<StoredSession> {
+  return page.evaluate(() => {
+    const raw = localStorage.getItem('slg-user');
+    const parsed = raw ? (JSON.parse(raw) as { state?: StoredSession }) : {};
+    return parsed.state ?? { token: null, refreshToken: null, accountType: null };
+  });
+}
+
+export async function signInWithPassword(page: Page, telephone: string, password: string): Promise<void> {
+  await page.getByLabel('手机号').fill(telephone);
+  await page.getByLabel('密码', { exact: true }).fill(password);
+  await page.getByRole('button', { name: '登录', exact: true }).click();
+}
