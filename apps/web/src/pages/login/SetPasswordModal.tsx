@@ -1,10 +1,9 @@
-import { Form, Input, Modal, Typography } from 'antd';
-import { useState } from 'react';
+import { Form, Typography } from 'antd';
 import { updatePassword } from '../../api/user';
 import { toast } from '../../api/toast';
-import { confirmPasswordRules, newPasswordRules } from '../../forms/rules';
-import { applyServerError } from '../../forms/serverErrors';
-import { FORM_TEXTS } from '../../forms/texts';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { NewPasswordFormItems } from '../../components/NewPasswordFormItems';
+import { useSubmit } from '../../hooks/useSubmit';
 import { LOGIN_TEXTS } from './texts';
 
 interface SetPasswordValues {
@@ -12,47 +11,27 @@ interface SetPasswordValues {
   confirm: string;
 }
 
+const T = LOGIN_TEXTS.setPassword;
+
 /** Offered after the first SMS sign-in (`other` true): set a password, or skip. */
 export function SetPasswordModal({ open, onDone }: { open: boolean; onDone: () => void }) {
   const [form] = Form.useForm<SetPasswordValues>();
-  const [saving, setSaving] = useState(false);
-  const T = LOGIN_TEXTS.setPassword;
+  const { submitting, onFinish } = useSubmit(form, { 40000: 'password' }, async (values) => {
+    await updatePassword({ password: values.password });
+    toast.success(T.success);
+    onDone();
+  });
 
-  async function submit() {
-    const values = await form.validateFields();
-    setSaving(true);
-    try {
-      await updatePassword({ password: values.password });
-      toast.success(T.success);
-      onDone();
-    } catch (error) {
-      applyServerError(form, error, { 40000: 'password' });
-    } finally {
-      setSaving(false);
-    }
+  function confirm() {
+    void form.validateFields().then(onFinish).catch(() => undefined);
   }
 
   return (
-    <Modal
-      open={open}
-      title={T.title}
-      okText={T.confirm}
-      cancelText={T.skip}
-      confirmLoading={saving}
-      onOk={() => void submit().catch(() => undefined)}
-      onCancel={onDone}
-      mask={{ closable: false }}
-      destroyOnHidden
-    >
+    <ConfirmDialog open={open} texts={{ ...T, cancel: T.skip }} loading={submitting} onConfirm={confirm} onCancel={onDone} mask={{ closable: false }}>
       <Typography.Paragraph type="secondary">{T.intro}</Typography.Paragraph>
       <Form form={form} name="set-password" layout="vertical" requiredMark={false}>
-        <Form.Item name="password" label={FORM_TEXTS.password.label} rules={newPasswordRules()}>
-          <Input.Password placeholder={FORM_TEXTS.password.placeholder} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item name="confirm" label={FORM_TEXTS.confirmPassword.label} dependencies={['password']} rules={confirmPasswordRules('password')}>
-          <Input.Password placeholder={FORM_TEXTS.confirmPassword.placeholder} autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordFormItems labels="password" />
       </Form>
-    </Modal>
+    </ConfirmDialog>
   );
 }

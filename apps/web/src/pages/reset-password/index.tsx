@@ -1,14 +1,14 @@
-import { Button, Form, Input } from 'antd';
-import { useState } from 'react';
+import { Form } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { toast } from '../../api/toast';
 import { forgetPassword } from '../../api/user';
+import { AuthForm } from '../../components/AuthForm';
 import { AuthShell } from '../../components/AuthShell';
-import { SmsCodeInput } from '../../components/SmsCodeInput';
-import { confirmPasswordRules, newPasswordRules, smsCodeRules, telephoneRules } from '../../forms/rules';
-import { applyServerError } from '../../forms/serverErrors';
-import { FORM_TEXTS } from '../../forms/texts';
-import { useSmsCode } from '../../hooks/useSmsCode';
+import { NewPasswordFormItems } from '../../components/NewPasswordFormItems';
+import { SmsCodeFormItem } from '../../components/SmsCodeFormItem';
+import { TelephoneFormItem } from '../../components/TelephoneFormItem';
+import { useFormSmsCode } from '../../hooks/useFormSmsCode';
+import { useSubmit } from '../../hooks/useSubmit';
 import { RESET_PASSWORD_TEXTS } from './texts';
 
 interface ResetValues {
@@ -25,52 +25,20 @@ const SUBMIT_FIELDS = { 40010: 'code', 40011: 'code', 40022: 'telephone' } as co
 export default function ResetPasswordPage() {
   const navigate = useNavigate();
   const [form] = Form.useForm<ResetValues>();
-  const sms = useSmsCode('reset');
-  const [submitting, setSubmitting] = useState(false);
-
-  async function sendCode() {
-    try {
-      const { telephone } = await form.validateFields(['telephone']);
-      await sms.send(telephone);
-    } catch (error) {
-      applyServerError(form, error, SEND_FIELDS);
-    }
-  }
-
-  async function onFinish(values: ResetValues) {
-    setSubmitting(true);
-    try {
-      await forgetPassword({ telephone: values.telephone, code: values.code, password: values.password });
-      toast.success(RESET_PASSWORD_TEXTS.success);
-      navigate('/login', { replace: true });
-    } catch (error) {
-      applyServerError(form, error, SUBMIT_FIELDS);
-    } finally {
-      setSubmitting(false);
-    }
-  }
+  const sms = useFormSmsCode(form, 'reset', SEND_FIELDS);
+  const { submitting, onFinish } = useSubmit(form, SUBMIT_FIELDS, async (values) => {
+    await forgetPassword({ telephone: values.telephone, code: values.code, password: values.password });
+    toast.success(RESET_PASSWORD_TEXTS.success);
+    navigate('/login', { replace: true });
+  });
 
   return (
     <AuthShell title={RESET_PASSWORD_TEXTS.title} subtitle={RESET_PASSWORD_TEXTS.subtitle}>
-      <Form form={form} name="reset-password" layout="vertical" requiredMark={false} onFinish={onFinish} size="large">
-        <Form.Item name="telephone" label={FORM_TEXTS.telephone.label} rules={telephoneRules}>
-          <Input prefix={FORM_TEXTS.telephone.prefix} placeholder={FORM_TEXTS.telephone.placeholder} maxLength={11} inputMode="tel" autoComplete="username" />
-        </Form.Item>
-        <Form.Item name="code" label={FORM_TEXTS.code.label} rules={smsCodeRules}>
-          <SmsCodeInput remaining={sms.remaining} sending={sms.sending} onSend={() => void sendCode()} />
-        </Form.Item>
-        <Form.Item name="password" label={FORM_TEXTS.newPassword.label} rules={newPasswordRules(FORM_TEXTS.newPassword.required)}>
-          <Input.Password placeholder={FORM_TEXTS.newPassword.placeholder} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item name="confirm" label={FORM_TEXTS.confirmNewPassword.label} dependencies={['password']} rules={confirmPasswordRules('password')}>
-          <Input.Password placeholder={FORM_TEXTS.confirmNewPassword.placeholder} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item>
-          <Button type="primary" htmlType="submit" block loading={submitting}>
-            {RESET_PASSWORD_TEXTS.submit}
-          </Button>
-        </Form.Item>
-      </Form>
+      <AuthForm form={form} name="reset-password" onFinish={onFinish} submitting={submitting} submitText={RESET_PASSWORD_TEXTS.submit}>
+        <TelephoneFormItem autoComplete="username" />
+        <SmsCodeFormItem sms={sms} />
+        <NewPasswordFormItems labels="newPassword" />
+      </AuthForm>
       <div className="slg-auth-links slg-auth-links--center">
         <span>
           {RESET_PASSWORD_TEXTS.remembered}

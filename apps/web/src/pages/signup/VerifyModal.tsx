@@ -1,7 +1,8 @@
 import { MobileOutlined } from '@ant-design/icons';
-import { Alert, Modal, Typography } from 'antd';
+import { Alert, Typography } from 'antd';
 import { TELEPHONE_PATTERN } from '@slg/shared';
 import { useState } from 'react';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FORM_TEXTS } from '../../forms/texts';
 import { SIGNUP_TEXTS } from './texts';
 
@@ -31,17 +32,14 @@ export function VerifyModal({ open, telephone, sending, onConfirm, onClose }: Ve
   }
 
   return (
-    <Modal
+    <ConfirmDialog
       open={open}
-      title={T.title}
-      okText={T.confirm}
-      cancelText={T.cancel}
-      okButtonProps={{ disabled: !valid }}
-      confirmLoading={sending}
-      onOk={() => void confirm()}
+      texts={T}
+      loading={sending}
+      onConfirm={() => void confirm()}
       onCancel={onClose}
+      okButtonProps={{ disabled: !valid }}
       afterClose={() => setError(null)}
-      destroyOnHidden
     >
       {valid ? (
         <>
@@ -54,6 +52,6 @@ export function VerifyModal({ open, telephone, sending, onConfirm, onClose }: Ve
         <Alert type="warning" showIcon title={T.noPhone} />
       )}
       {error ? <Alert type="error" showIcon title={error} className="slg-verify-error" /> : null}
-    </Modal>
+    </ConfirmDialog>
   );
 }

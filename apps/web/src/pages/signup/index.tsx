@@ -1,16 +1,18 @@
 import { ErrorCodes } from '@slg/shared';
-import { Button, Checkbox, Form, Input, Typography } from 'antd';
+import { Checkbox, Form, Typography } from 'antd';
 import { useState, type MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { register } from '../../api/auth';
 import { toast } from '../../api/toast';
 import { checkPhone } from '../../api/user';
+import { AuthForm } from '../../components/AuthForm';
 import { AuthShell } from '../../components/AuthShell';
-import { SmsCodeInput } from '../../components/SmsCodeInput';
-import { confirmPasswordRules, newPasswordRules, smsCodeRules, telephoneRules } from '../../forms/rules';
+import { NewPasswordFormItems } from '../../components/NewPasswordFormItems';
+import { SmsCodeFormItem } from '../../components/SmsCodeFormItem';
+import { TelephoneFormItem } from '../../components/TelephoneFormItem';
 import { applyServerError } from '../../forms/serverErrors';
-import { FORM_TEXTS } from '../../forms/texts';
-import { useSmsCode } from '../../hooks/useSmsCode';
+import { useFormSmsCode } from '../../hooks/useFormSmsCode';
+import { useSubmit } from '../../hooks/useSubmit';
 import { INVITE_CODE_KEY, postLoginTarget, readInviteCode } from '../../router/guards';
 import { resolveRoute, type SignupDialog } from '../../router/routes';
 import { signIn } from '../../session/session';
@@ -54,8 +56,7 @@ export default function SignupPage() {
   const navigate = useNavigate();
   const [form] = Form.useForm<RegisterValues>();
   const telephone = Form.useWatch('telephone', form);
-  const sms = useSmsCode('register');
-  const [submitting, setSubmitting] = useState(false);
+  const sms = useFormSmsCode(form, 'register', SEND_FIELDS);
   const [checking, setChecking] = useState(false);
   const [localDialog, setLocalDialog] = useState<SignupDialog | null>(null);
   const [inviteCode] = useState(() => {
@@ -105,53 +106,33 @@ export default function SignupPage() {
     }
   }
 
+  /** From the verify dialog: rejects with the error for the dialog to show. */
   async function sendCode(phone: string) {
-    try {
-      await sms.send(phone);
-    } catch (error) {
-      applyServerError(form, error, SEND_FIELDS);
-      throw error;
-    }
+    await sms.send(phone);
     closeDialog();
   }
 
-  async function onFinish(values: RegisterValues) {
-    setSubmitting(true);
-    try {
-      const pair = await register({
-        telephone: values.telephone,
-        password: values.password,
-        code: values.code,
-        inviteCode: inviteCode ?? undefined,
-      });
-      signIn(pair);
-      sessionStorageOrNull()?.removeItem(INVITE_CODE_KEY);
-      toast.success(SIGNUP_TEXTS.success);
-      navigate(postLoginTarget(location.search, AFTER_SIGNUP_PATH), { replace: true });
-    } catch (error) {
-      applyServerError(form, error, SUBMIT_FIELDS);
-    } finally {
-      setSubmitting(false);
-    }
-  }
+  const { submitting, onFinish } = useSubmit(form, SUBMIT_FIELDS, async (values) => {
+    const pair = await register({
+      telephone: values.telephone,
+      password: values.password,
+      code: values.code,
+      inviteCode: inviteCode ?? undefined,
+    });
+    signIn(pair);
+    sessionStorageOrNull()?.removeItem(INVITE_CODE_KEY);
+    toast.success(SIGNUP_TEXTS.success);
+    navigate(postLoginTarget(location.search, AFTER_SIGNUP_PATH), { replace: true });
+  });
 
   const A = SIGNUP_TEXTS.agreement;
 
   return (
     <AuthShell title={SIGNUP_TEXTS.title} subtitle={SIGNUP_TEXTS.subtitle}>
-      <Form form={form} name="register" layout="vertical" requiredMark={false} onFinish={onFinish} size="large">
-        <Form.Item name="telephone" label={FORM_TEXTS.telephone.label} rules={telephoneRules}>
-          <Input prefix={FORM_TEXTS.telephone.prefix} placeholder={FORM_TEXTS.telephone.placeholder} maxLength={11} inputMode="tel" autoComplete="tel-national" />
-        </Form.Item>
-        <Form.Item name="code" label={FORM_TEXTS.code.label} rules={smsCodeRules}>
-          <SmsCodeInput remaining={sms.remaining} sending={checking || sms.sending} onSend={() => void requestCode()} />
-        </Form.Item>
-        <Form.Item name="password" label={FORM_TEXTS.password.label} rules={newPasswordRules()}>
-          <Input.Password placeholder={FORM_TEXTS.password.placeholder} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item name="confirm" label={FORM_TEXTS.confirmPassword.label} dependencies={['password']} rules={confirmPasswordRules('password')}>
-          <Input.Password placeholder={FORM_TEXTS.confirmPassword.placeholder} autoComplete="new-password" />
-        </Form.Item>
+      <AuthForm form={form} name="register" onFinish={onFinish} submitting={submitting} submitText={SIGNUP_TEXTS.submit}>
+        <TelephoneFormItem autoComplete="tel-national" />
+        <SmsCodeFormItem sms={sms} sending={checking || sms.sending} onSend={requestCode} />
+        <NewPasswordFormItems labels="password" />
         <Form.Item
           name="agreement"
           valuePropName="checked"
@@ -174,12 +155,7 @@ export default function SignupPage() {
             {SIGNUP_TEXTS.inviteCode(inviteCode)}
           </Typography.Paragraph>
         ) : null}
-        <Form.Item>
-          <Button type="primary" htmlType="submit" block loading={submitting}>
-            {SIGNUP_TEXTS.submit}
-          </Button>
-        </Form.Item>
-      </Form>
+      </AuthForm>
       <div className="slg-auth-links slg-auth-links--center">
         <span>
           {SIGNUP_TEXTS.haveAccount}
