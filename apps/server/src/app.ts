@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -17,6 +18,11 @@ import { smsRoutes } from './modules/sms/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { metaRoutes } from './modules/meta/routes.js';
 import { devRoutes } from './modules/dev/routes.js';
+import { billingRoutes } from './modules/billing/routes.js';
+import { voucherRoutes } from './modules/vouchers/routes.js';
+import { invoiceRoutes } from './modules/invoices/routes.js';
+import { adminRoutes } from './modules/admin/routes.js';
+import { sandboxGatewayRoutes } from './modules/billing/sandbox-gateway.js';
 
 const SECRET_QUERY_KEYS = new Set(['code', 'password', 'token', 'refreshToken']);
 
@@ -94,6 +100,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     errorResponseBuilder: () => ({ statusCode: 429, ...failure(ErrorCodes.RATE_LIMITED.code, ErrorCodes.RATE_LIMITED.message) }),
   });
 
+  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 10 } });
+
   await app.register(swagger, {
     openapi: {
       info: { title: `${config.appTitle} API`, version: '1.0.0', description: '统一响应格式：{rspcode, code, rspmsg, result}' },
@@ -124,13 +132,18 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await api.register(smsRoutes(deps));
       await api.register(userRoutes(deps, auth));
       await api.register(metaRoutes(deps));
+      await api.register(billingRoutes(deps));
+      await api.register(voucherRoutes(deps));
+      await api.register(invoiceRoutes(deps));
+      await api.register(adminRoutes(deps));
     },
     { prefix: '/api/v1' },
   );
   if (config.smsProvider === 'console') await app.register(devRoutes(deps), { prefix: '/api/dev' });
+  if (deps.payments.has('sandbox')) await app.register(sandboxGatewayRoutes(deps), { prefix: '/sandbox-pay' });
 
   app.setNotFoundHandler((request, reply) => {
-    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api');
+    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api') && !request.url.startsWith('/sandbox-pay');
     if (renderIndex && wantsPage) return reply.type('text/html; charset=utf-8').send(renderIndex(request.url));
     return reply.status(404).send(failure(ErrorCodes.NOT_FOUND.code, ErrorCodes.NOT_FOUND.message));
   });

@@ -31,6 +31,20 @@ const envSchema = z.object({
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   WEB_DIST_DIR: optionalText,
+  OPERATOR_TELEPHONES: z.string().optional(),
+  WECHATPAY_APP_ID: optionalText,
+  WECHATPAY_MCH_ID: optionalText,
+  WECHATPAY_SERIAL_NO: optionalText,
+  WECHATPAY_PRIVATE_KEY: optionalText,
+  WECHATPAY_API_V3_KEY: optionalText,
+  WECHATPAY_PLATFORM_PUBLIC_KEY: optionalText,
+  WECHATPAY_PLATFORM_SERIAL_NO: optionalText,
+  ALIPAY_APP_ID: optionalText,
+  ALIPAY_PRIVATE_KEY: optionalText,
+  ALIPAY_PUBLIC_KEY: optionalText,
+  ALIPAY_GATEWAY: optionalText,
+  ALIPAY_SELLER_ID: optionalText,
+  BANK_TRANSFER_ACCOUNT: optionalText,
   ALIYUN_SMS_ACCESS_KEY_ID: optionalText,
   ALIYUN_SMS_ACCESS_KEY_SECRET: optionalText,
   ALIYUN_SMS_SIGN_NAME: optionalText,
@@ -63,6 +77,20 @@ export interface Config {
   refreshTokenTtlDays: number;
   rateLimitPerMinute: number;
   webDistDir: string;
+  /** Phones that get the operator role when they register or when the server starts. */
+  operatorTelephones: string[];
+  wechatPay: {
+    appId: string;
+    mchId: string;
+    serialNo: string;
+    privateKeyPem: string;
+    apiV3Key: string;
+    platformPublicKeyPem: string;
+    platformSerialNo?: string;
+  } | null;
+  alipay: { appId: string; privateKeyPem: string; alipayPublicKeyPem: string; gateway?: string; sellerId?: string } | null;
+  /** Where bank-transfer recharges go, shown to the payer. */
+  bankAccount: { bankName: string; accountName: string; accountNo: string } | null;
   aliyunSms: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string } | undefined;
   tencentSms:
     | { secretId: string; secretKey: string; sdkAppId: string; signName: string; templateId: string }
@@ -139,6 +167,45 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (smsProvider === 'tencent' && !tencentSms) problems.push('SMS_PROVIDER=tencent 需要 TENCENT_SMS_* 五个变量');
   if (problems.length > 0) throw new ConfigError(problems.join('；'));
 
+  const operatorTelephones = (e.OPERATOR_TELEPHONES ?? '')
+    .split(',')
+    .map((phone) => phone.trim())
+    .filter(Boolean);
+  let bankAccount: Config['bankAccount'] = null;
+  if (e.BANK_TRANSFER_ACCOUNT) {
+    const [bankName, accountName, accountNo] = e.BANK_TRANSFER_ACCOUNT.split('|').map((part) => part.trim());
+    if (!bankName || !accountName || !accountNo) problems.push('BANK_TRANSFER_ACCOUNT 格式应为 开户行|户名|账号');
+    else bankAccount = { bankName, accountName, accountNo };
+  }
+  // PEM keys in one-line env values carry literal \n.
+  const pem = (value: string) => value.replace(/\\n/g, '\n');
+  const wechatPay =
+    e.WECHATPAY_APP_ID && e.WECHATPAY_MCH_ID && e.WECHATPAY_SERIAL_NO && e.WECHATPAY_PRIVATE_KEY && e.WECHATPAY_API_V3_KEY && e.WECHATPAY_PLATFORM_PUBLIC_KEY
+      ? {
+          appId: e.WECHATPAY_APP_ID,
+          mchId: e.WECHATPAY_MCH_ID,
+          serialNo: e.WECHATPAY_SERIAL_NO,
+          privateKeyPem: pem(e.WECHATPAY_PRIVATE_KEY),
+          apiV3Key: e.WECHATPAY_API_V3_KEY,
+          platformPublicKeyPem: pem(e.WECHATPAY_PLATFORM_PUBLIC_KEY),
+          ...(e.WECHATPAY_PLATFORM_SERIAL_NO ? { platformSerialNo: e.WECHATPAY_PLATFORM_SERIAL_NO } : {}),
+        }
+      : null;
+  const alipay =
+    e.ALIPAY_APP_ID && e.ALIPAY_PRIVATE_KEY && e.ALIPAY_PUBLIC_KEY
+      ? {
+          appId: e.ALIPAY_APP_ID,
+          privateKeyPem: pem(e.ALIPAY_PRIVATE_KEY),
+          alipayPublicKeyPem: pem(e.ALIPAY_PUBLIC_KEY),
+          ...(e.ALIPAY_GATEWAY ? { gateway: e.ALIPAY_GATEWAY } : {}),
+          ...(e.ALIPAY_SELLER_ID ? { sellerId: e.ALIPAY_SELLER_ID } : {}),
+        }
+      : null;
+  if (paymentProviders.includes('wechatpay') && !wechatPay) problems.push('PAYMENT_PROVIDERS 含 wechatpay 时需要 WECHATPAY_* 六个变量');
+  if (paymentProviders.includes('alipay') && !alipay) problems.push('PAYMENT_PROVIDERS 含 alipay 时需要 ALIPAY_APP_ID、ALIPAY_PRIVATE_KEY、ALIPAY_PUBLIC_KEY');
+  if (paymentProviders.includes('bank') && !bankAccount) problems.push('PAYMENT_PROVIDERS 含 bank 时需要设置 BANK_TRANSFER_ACCOUNT');
+  if (problems.length > 0) throw new ConfigError(problems.join('；'));
+
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -156,6 +223,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    operatorTelephones,
+    bankAccount,
+    wechatPay,
+    alipay,
     webDistDir: resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
     aliyunSms,
     tencentSms,

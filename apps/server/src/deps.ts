@@ -1,12 +1,15 @@
 import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
 import type { SmsProvider } from './providers/sms/provider.js';
+import type { GatewayName, PaymentGateway } from './providers/payments/provider.js';
 
 /** Everything a module needs from the outside world; tests build it with their own clock and providers. */
 export interface AppDeps {
   config: Config;
   database: DatabaseHandle;
   sms: SmsProvider;
+  /** Configured payment gateways by name (sandbox outside production). */
+  payments: ReadonlyMap<GatewayName, PaymentGateway>;
   now: () => Date;
 }
 

@@ -3,7 +3,9 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seedDictionaries } from './db/seed/seed.js';
 import { createSmsProvider } from './providers/sms/index.js';
+import { createPaymentGateways } from './providers/payments/index.js';
 import { buildApp } from './app.js';
+import { applyOperatorTelephones } from './modules/users/service.js';
 import type { AppDeps } from './deps.js';
 
 async function main(): Promise<void> {
@@ -11,8 +13,9 @@ async function main(): Promise<void> {
   const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir: join(config.dataDir, 'pglite') });
   await database.migrate();
   await seedDictionaries(database.db);
+  await applyOperatorTelephones(database.db, config.operatorTelephones);
   const now = () => new Date();
-  const deps: AppDeps = { config, database, sms: createSmsProvider(config, now), now };
+  const deps: AppDeps = { config, database, sms: createSmsProvider(config, now), payments: createPaymentGateways(config), now };
   const app = await buildApp(deps, { serveWeb: true });
 
   const shutdown = async (signal: string) => {

@@ -5,6 +5,7 @@ import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
 import { seedDictionaries } from '../src/db/seed/seed.js';
 import { ConsoleSmsProvider } from '../src/providers/sms/console.js';
 import { buildApp } from '../src/app.js';
+import { createPaymentGateways } from '../src/providers/payments/index.js';
 import type { AppDeps } from '../src/deps.js';
 import type { SmsProvider } from '../src/providers/sms/provider.js';
 
@@ -76,6 +77,7 @@ export async function createTestApp(
     config,
     database: handle,
     sms: overrides.sms ? overrides.sms(clock) : new ConsoleSmsProvider(clock.now),
+    payments: createPaymentGateways(config),
     now: clock.now,
   };
   const app = await buildApp(deps, { logger: false });
@@ -147,4 +149,43 @@ export async function registerUser(
   // The next code to this phone must not trip the 60 s resend limit.
   test.clock.advance(61);
   return { telephone, ...registered.body.result };
+}
+
+/** Polls until `check` passes (for effects the server finishes asynchronously); bounded, no fixed sleeps. */
+export async function eventually(check: () => Promise<void>, attempts = 200): Promise<void> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      lastError = error;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+  throw lastError;
+}
+
+/** Recharges through the sandbox gateway exactly as a payer would, and waits for the credit. */
+export async function rechargeThroughSandbox(test: TestApp, token: string, amount: number): Promise<string> {
+  const created = await call<{ rechargeId: string }>(test.app, {
+    method: 'POST',
+    url: '/api/v1/payment/recharge',
+    token,
+    payload: { amount, channel: 'WXPAY' },
+  });
+  if (created.status !== 200) throw new Error(`recharge failed: ${JSON.stringify(created.body)}`);
+  const { rechargeId } = created.body.result;
+  const paid = await test.app.inject({ method: 'POST', url: `/sandbox-pay/${rechargeId}/pay` });
+  if (paid.statusCode !== 200) throw new Error(`sandbox pay failed: ${paid.statusCode}`);
+  await eventually(async () => {
+    const status = await call<{ status: string }>(test.app, { method: 'GET', url: `/api/v1/payment/recharge/${rechargeId}`, token });
+    if (status.body.result.status !== 'SUCCESS') throw new Error(`recharge ${rechargeId} is ${status.body.result.status}`);
+  });
+  return rechargeId;
+}
+
+export async function userIdOf(test: TestApp, token: string): Promise<number> {
+  const info = await call<{ userId: number }>(test.app, { method: 'GET', url: '/api/v1/user/userinfo', token });
+  return info.body.result.userId;
 }

@@ -31,3 +31,11 @@ export const TIME_PACKAGE_COUNTS = {
   week: [1, 2, 3],
   month: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 50, 100],
 } as const;
+
+/** Money limits (issue 3), all in fen. */
+export const RECHARGE_MIN_FEN = 100;
+export const RECHARGE_MAX_FEN = 10_000_000;
+/** Any single amount the API accepts; far above every real price, far below 2^53. */
+export const AMOUNT_MAX_FEN = 1_000_000_000_00;
+export const REDEEM_MAX_FAILURES = 5;
+export const REDEEM_FAILURE_WINDOW_SECONDS = 10 * 60;

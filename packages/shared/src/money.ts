@@ -3,6 +3,13 @@ export function assertFen(value: number): void {
   if (!Number.isSafeInteger(value)) throw new RangeError(`金额必须是整数分: ${value}`);
 }
 
+/** 123456 → "1234.56" (no grouping, for files and inputs); exact integer arithmetic. */
+export function fenToYuanString(fen: number): string {
+  assertFen(fen);
+  const abs = Math.abs(fen);
+  return `${fen < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
 /** 12345 → "123.45"; -5 → "-0.05". */
 export function formatFen(fen: number): string {
   assertFen(fen);

@@ -69,3 +69,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     close: () => client.close(),
   };
 }
+
+/** Rows of a raw `execute` (both drivers answer `{ rows }`). Numbers from sums arrive as strings. */
+export function rowsOf<T>(result: unknown): T[] {
+  return (result as { rows: T[] }).rows;
+}

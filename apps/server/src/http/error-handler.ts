@@ -14,10 +14,11 @@ interface ValidationIssue {
 
 /** Turns one zod issue into a sentence that names the field in Chinese. */
 export function describeIssue(issue: ValidationIssue): string {
-  const label = labelOf(issue.instancePath);
   const message = issue.message ?? '';
-  // Messages written in the schemas are Chinese already; zod's own English ones get a Chinese phrase.
-  if (/[\u4e00-\u9fa5]/.test(message)) return message.includes(label) ? message : `${label}：${message}`;
+  // Messages written in the schemas are Chinese and name their field; zod's own English ones get a
+  // Chinese sentence built from the field's label.
+  if (/[\u4e00-\u9fa5]/.test(message)) return message;
+  const label = labelOf(issue.instancePath);
   const received = issue.params.input;
   if (issue.keyword === 'invalid_type' && received === undefined) return `缺少必填项：${label}`;
   switch (issue.keyword) {
@@ -52,7 +53,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(error.status).send(failure(error.code, error.message));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const message = error.validation.map(describeIssue).join('；');
+      const message = [...new Set(error.validation.map(describeIssue))].join('；');
       return reply.status(400).send(failure(ErrorCodes.VALIDATION.code, message));
     }
     const mapped = error.code ? FASTIFY_ERRORS[error.code] : undefined;

@@ -1,2 +1,3 @@
 export * from './accounts.js';
 export * from './meta.js';
+export * from './billing.js';

@@ -341,6 +341,12 @@ describe('sessions', () => {
     expect((await call(t.app, { method: 'POST', url: '/api/v1/auth/refresh-token', payload: { refreshToken: user.refreshToken } })).status).toBe(401);
   });
 
+  it('signs out with only the bearer token and no body', async () => {
+    const user = await registerUser(t);
+    expect((await call(t.app, { method: 'POST', url: '/api/v1/auth/logout', token: user.jwtToken })).status).toBe(200);
+    expect((await call(t.app, { method: 'GET', url: '/api/v1/user/userinfo', token: user.jwtToken })).status).toBe(401);
+  });
+
   it('refuses every private call without a valid bearer token', async () => {
     for (const url of ['/api/v1/user/userinfo', '/api/v1/account/', '/api/v1/subuser/me']) {
       for (const authorization of [undefined, 'Bearer not-a-jwt', 'Basic abc']) {

@@ -77,7 +77,7 @@ export const authRoutes = (auth: AuthService): FastifyPluginAsyncZod => async (a
       schema: {
         tags: ['账号'],
         summary: '退出登录：本次登录的所有令牌失效',
-        body: z.object({ refreshToken: z.string().optional() }).optional(),
+        body: z.object({ refreshToken: z.string().optional() }).nullish(),
         response: { 200: emptyEnvelope, ...errors },
       },
     },

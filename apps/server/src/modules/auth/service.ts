@@ -43,6 +43,7 @@ export class AuthService {
         telephone: input.telephone,
         passwordHash: input.passwordHash,
         nickName: `用户${input.telephone.slice(-4)}`,
+        roles: this.deps.config.operatorTelephones.includes(input.telephone) ? ['operator'] : [],
         inviteCode: input.inviteCode ?? null,
         createdAt: now,
         updatedAt: now,

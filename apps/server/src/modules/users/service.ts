@@ -1,6 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { AccountType, grantedAuthorities, maskTelephone, type PermissionMap } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
+import type { Database } from '../../db/client.js';
 import { users, wallets } from '../../db/schema/index.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/principal.js';
@@ -86,4 +87,15 @@ export class UserService {
       await this.sessions.endAllFor(tx, user.id, principal.sessionId);
     });
   }
+}
+
+/** Gives the operator role to the registered accounts of OPERATOR_TELEPHONES (at start-up). */
+export async function applyOperatorTelephones(db: Database, telephones: readonly string[]): Promise<number> {
+  if (telephones.length === 0) return 0;
+  const granted = await db
+    .update(users)
+    .set({ roles: sql`array_append(${users.roles}, 'operator')` })
+    .where(and(inArray(users.telephone, [...telephones]), eq(users.accountType, 1), sql`not ('operator' = any(${users.roles}))`))
+    .returning({ id: users.id });
+  return granted.length;
 }

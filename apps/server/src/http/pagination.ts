@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page } from '@slg/shared';
+
+/** `page` (from 1) and `pageSize` (default 10, at most 100) of every list call. */
+export const pageQuery = z.object({
+  page: z.coerce.number({ error: '页码必须是数字' }).int('页码必须是整数').min(1, '页码从1开始').default(1),
+  pageSize: z.coerce
+    .number({ error: '每页条数必须是数字' })
+    .int('每页条数必须是整数')
+    .min(1, '每页条数至少为1')
+    .max(MAX_PAGE_SIZE, `每页条数不能超过${MAX_PAGE_SIZE}`)
+    .default(DEFAULT_PAGE_SIZE),
+});
+
+export type PageQuery = z.infer<typeof pageQuery>;
+
+export function offsetOf(query: PageQuery): number {
+  return (query.page - 1) * query.pageSize;
+}
+
+export function pageOf<T>(list: T[], total: number, query: PageQuery): Page<T> {
+  return { list, total, page: query.page, pageSize: query.pageSize };
+}
+
+/** Response schema of a page of `item`. */
+export function pageSchema<T extends z.ZodType>(item: T) {
+  return z.object({ list: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
+}
+
+/** Optional ISO time range filter (`startTime` inclusive, `endTime` exclusive). */
+export const timeRangeQuery = z
+  .object({
+    startTime: z.iso.datetime({ offset: true, error: '开始时间格式不正确' }).optional(),
+    endTime: z.iso.datetime({ offset: true, error: '结束时间格式不正确' }).optional(),
+  })
+  .refine((range) => !range.startTime || !range.endTime || Date.parse(range.startTime) < Date.parse(range.endTime), {
+    message: '开始时间必须早于结束时间',
+    path: ['endTime'],
+  });

@@ -1,0 +1,164 @@
+import { and, asc, count, desc, eq, gte, like, lt } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database, Executor } from '../../db/client.js';
+import { ledgerEntries, ledgerTransactions, orders, vouchers } from '../../db/schema/index.js';
+import { ownedBy } from '../../db/scope.js';
+import { AppError } from '../../http/errors.js';
+import { offsetOf, pageOf, type PageQuery } from '../../http/pagination.js';
+import type { Principal } from '../auth/principal.js';
+import type { Order, Voucher } from './orders.js';
+
+export const orderSummarySchema = z.object({
+  orderNo: z.string(),
+  type: z.string(),
+  status: z.string(),
+  billingType: z.string(),
+  title: z.string(),
+  originalAmount: z.number().int(),
+  discount: z.number().int(),
+  paidAmount: z.number().int(),
+  refundedAmount: z.number().int(),
+  meteredAmount: z.number().int(),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+});
+
+export const voucherViewSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  amount: z.number().int(),
+  minOrderAmount: z.number().int(),
+  scope: z.array(z.string()),
+  validFrom: z.string(),
+  validTo: z.string(),
+  status: z.enum(['UNUSED', 'USED', 'EXPIRED']),
+  usedAt: z.string().nullable(),
+  usedOrderNo: z.string().nullable(),
+});
+
+export const orderDetailSchema = orderSummarySchema.extend({
+  items: z.array(
+    z.object({ name: z.string(), spec: z.string(), quantity: z.number(), unit: z.string(), unitPrice: z.number().int(), amount: z.number().int() }),
+  ),
+  voucher: z.object({ id: z.number(), name: z.string(), amount: z.number().int() }).nullable(),
+  transactions: z.array(
+    z.object({ id: z.number(), type: z.string(), channel: z.string(), amount: z.number().int(), description: z.string(), createdAt: z.string() }),
+  ),
+  canceledAt: z.string().nullable(),
+});
+
+export type OrderSummary = z.infer<typeof orderSummarySchema>;
+export type OrderDetail = z.infer<typeof orderDetailSchema>;
+export type VoucherView = z.infer<typeof voucherViewSchema>;
+
+export function toOrderSummary(order: Order): OrderSummary {
+  return {
+    orderNo: order.orderNo,
+    type: order.type,
+    status: order.status,
+    billingType: order.billingType,
+    title: order.title,
+    originalAmount: order.originalAmountFen,
+    discount: order.discountFen,
+    paidAmount: order.paidFen,
+    refundedAmount: order.refundedFen,
+    meteredAmount: order.meteredFen,
+    createdAt: order.createdAt.toISOString(),
+    paidAt: order.paidAt?.toISOString() ?? null,
+  };
+}
+
+export function toVoucherView(voucher: Voucher, now: Date, usedOrderNo: string | null = null): VoucherView {
+  const status = voucher.usedAt ? 'USED' : voucher.validTo.getTime() <= now.getTime() ? 'EXPIRED' : 'UNUSED';
+  return {
+    id: voucher.id,
+    name: voucher.name,
+    amount: voucher.amountFen,
+    minOrderAmount: voucher.minOrderFen,
+    scope: voucher.scope,
+    validFrom: voucher.validFrom.toISOString(),
+    validTo: voucher.validTo.toISOString(),
+    status,
+    usedAt: voucher.usedAt?.toISOString() ?? null,
+    usedOrderNo,
+  };
+}
+
+export interface OrderFilter extends PageQuery {
+  status?: string | undefined;
+  type?: string | undefined;
+  orderNo?: string | undefined;
+  startTime?: string | undefined;
+  endTime?: string | undefined;
+}
+
+const scopeOf = (principal: Principal) => ownedBy(principal, 'INVOICE', { ownerId: orders.ownerId, creatorId: orders.creatorId });
+
+export async function listOrders(db: Database, principal: Principal, filter: OrderFilter) {
+  const where = and(
+    scopeOf(principal),
+    filter.status ? eq(orders.status, filter.status) : undefined,
+    filter.type ? eq(orders.type, filter.type) : undefined,
+    filter.orderNo ? like(orders.orderNo, `${filter.orderNo.replace(/[^0-9]/g, '')}%`) : undefined,
+    filter.startTime ? gte(orders.createdAt, new Date(filter.startTime)) : undefined,
+    filter.endTime ? lt(orders.createdAt, new Date(filter.endTime)) : undefined,
+  );
+  const [rows, [total]] = await Promise.all([
+    db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(filter.pageSize).offset(offsetOf(filter)),
+    db.select({ total: count() }).from(orders).where(where),
+  ]);
+  return pageOf(rows.map(toOrderSummary), total?.total ?? 0, filter);
+}
+
+/** The caller's order by number, or 404 (an order of another account is not found, not forbidden). */
+export async function findOrder(executor: Executor, principal: Principal, orderNo: string): Promise<Order> {
+  const [order] = await executor
+    .select()
+    .from(orders)
+    .where(and(eq(orders.orderNo, orderNo), scopeOf(principal)));
+  if (!order) throw new AppError('NOT_FOUND', '订单不存在');
+  return order;
+}
+
+export async function orderDetail(executor: Executor, order: Order): Promise<OrderDetail> {
+  const [voucherRows, transactionRows] = await Promise.all([
+    order.voucherId
+      ? executor.select({ id: vouchers.id, name: vouchers.name }).from(vouchers).where(eq(vouchers.id, order.voucherId))
+      : Promise.resolve([]),
+    executor
+      .select({
+        id: ledgerTransactions.id,
+        type: ledgerTransactions.type,
+        channel: ledgerTransactions.channel,
+        description: ledgerTransactions.description,
+        createdAt: ledgerTransactions.createdAt,
+        amount: ledgerEntries.amountFen,
+      })
+      .from(ledgerTransactions)
+      .leftJoin(ledgerEntries, and(eq(ledgerEntries.transactionId, ledgerTransactions.id), eq(ledgerEntries.walletId, order.walletId)))
+      .where(eq(ledgerTransactions.orderId, order.id))
+      .orderBy(asc(ledgerTransactions.createdAt), asc(ledgerTransactions.id)),
+  ]);
+  const voucher = voucherRows[0];
+  return {
+    ...toOrderSummary(order),
+    items: order.items.map((item) => ({
+      name: item.name,
+      spec: item.spec,
+      quantity: item.quantity,
+      unit: item.unit,
+      unitPrice: item.unitPriceFen,
+      amount: item.amountFen,
+    })),
+    voucher: voucher ? { id: voucher.id, name: voucher.name, amount: order.discountFen } : null,
+    transactions: transactionRows.map((row) => ({
+      id: row.id,
+      type: row.type,
+      channel: row.channel,
+      amount: row.amount ?? 0,
+      description: row.description,
+      createdAt: row.createdAt.toISOString(),
+    })),
+    canceledAt: order.canceledAt?.toISOString() ?? null,
+  };
+}

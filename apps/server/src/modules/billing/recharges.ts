@@ -1,0 +1,253 @@
+import { and, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppDeps } from '../../deps.js';
+import type { Transaction } from '../../db/client.js';
+import { recharges } from '../../db/schema/index.js';
+import { ownedBy } from '../../db/scope.js';
+import { AppError } from '../../http/errors.js';
+import { offsetOf, pageOf, type PageQuery } from '../../http/pagination.js';
+import type { GatewayName, NotificationRequest, PaymentGateway } from '../../providers/payments/provider.js';
+import { PaymentGatewayError, PaymentNotifyError } from '../../providers/payments/provider.js';
+import type { Principal } from '../auth/principal.js';
+import { recordAudit } from '../admin/audit.js';
+import { payingWalletOf, postTransaction, type LedgerChannel } from './ledger.js';
+import { newRechargeId } from './numbers.js';
+
+export const RECHARGE_CHANNELS = ['WXPAY', 'ALIPAY', 'BANK'] as const;
+export type RechargeChannel = (typeof RECHARGE_CHANNELS)[number];
+type RechargeRow = typeof recharges.$inferSelect;
+
+const LEDGER_CHANNEL: Record<RechargeChannel, LedgerChannel> = { WXPAY: 'WECHAT', ALIPAY: 'ALIPAY', BANK: 'BANK' };
+/** A QR payment is offered for this long before the gateway closes it. */
+const PAYMENT_WINDOW_MS = 2 * 3600 * 1000;
+
+export const rechargeViewSchema = z.object({
+  rechargeId: z.string(),
+  amount: z.number().int(),
+  channel: z.enum(RECHARGE_CHANNELS),
+  status: z.enum(['CREATED', 'SUCCESS', 'FAILED']),
+  payUrl: z.string().nullable(),
+  qrCode: z.string().nullable(),
+  bankReference: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+});
+export type RechargeView = z.infer<typeof rechargeViewSchema>;
+
+export function toRechargeView(row: RechargeRow): RechargeView {
+  return {
+    rechargeId: row.id,
+    amount: row.amountFen,
+    channel: row.channel as RechargeChannel,
+    status: row.status as RechargeView['status'],
+    payUrl: row.payUrl,
+    qrCode: row.qrCode,
+    bankReference: row.bankReference,
+    failureReason: row.failureReason,
+    createdAt: row.createdAt.toISOString(),
+    paidAt: row.paidAt?.toISOString() ?? null,
+  };
+}
+
+export interface RechargeFilter extends PageQuery {
+  status?: RechargeView['status'] | undefined;
+  channel?: RechargeChannel | undefined;
+  startTime?: string | undefined;
+  endTime?: string | undefined;
+}
+
+export class RechargeService {
+  constructor(private readonly deps: AppDeps) {}
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  /** The gateway that takes a channel: the real one when configured, else the sandbox. */
+  gatewayFor(channel: RechargeChannel): PaymentGateway | null {
+    const { payments } = this.deps;
+    if (channel === 'WXPAY') return payments.get('wechatpay') ?? payments.get('sandbox') ?? null;
+    if (channel === 'ALIPAY') return payments.get('alipay') ?? payments.get('sandbox') ?? null;
+    return null;
+  }
+
+  channels(): { channels: RechargeChannel[]; bankAccount: AppDeps['config']['bankAccount'] } {
+    const offered = RECHARGE_CHANNELS.filter((channel) =>
+      channel === 'BANK' ? this.deps.config.paymentProviders.includes('bank') && this.deps.config.bankAccount !== null : this.gatewayFor(channel) !== null,
+    );
+    return { channels: offered, bankAccount: offered.includes('BANK') ? this.deps.config.bankAccount : null };
+  }
+
+  async create(principal: Principal, input: { amountFen: number; channel: RechargeChannel }): Promise<RechargeView> {
+    if (!this.channels().channels.includes(input.channel)) throw new AppError('PAYMENT_CHANNEL_UNAVAILABLE');
+    const now = this.deps.now();
+    const walletId = await payingWalletOf(this.db, principal);
+    const gateway = input.channel === 'BANK' ? null : this.gatewayFor(input.channel);
+    const [row] = await this.db
+      .insert(recharges)
+      .values({
+        id: newRechargeId(now),
+        ownerId: principal.ownerId,
+        creatorId: principal.userId,
+        walletId,
+        amountFen: input.amountFen,
+        channel: input.channel,
+        provider: gateway?.name ?? 'bank',
+        status: 'CREATED',
+        createdAt: now,
+      })
+      .returning();
+    if (!row) throw new Error('recharge insert returned nothing');
+    if (!gateway) return toRechargeView(row);
+
+    try {
+      const payment = await gateway.createPayment({
+        rechargeId: row.id,
+        amountFen: row.amountFen,
+        description: `${this.deps.config.appTitle}账户充值`,
+        notifyUrl: `${this.deps.config.publicUrl}/api/v1/payment/notify/${gateway.name}`,
+        expiresAt: new Date(now.getTime() + PAYMENT_WINDOW_MS),
+      });
+      const [updated] = await this.db
+        .update(recharges)
+        .set({ payUrl: payment.payUrl, qrCode: payment.qrCode })
+        .where(eq(recharges.id, row.id))
+        .returning();
+      return toRechargeView(updated ?? row);
+    } catch (error) {
+      const reason = error instanceof PaymentGatewayError ? error.message : '支付渠道暂时不可用';
+      await this.db.update(recharges).set({ status: 'FAILED', failureReason: reason }).where(eq(recharges.id, row.id));
+      if (error instanceof PaymentGatewayError) throw new AppError('SERVICE_UNAVAILABLE', `${reason}，请稍后再试或更换支付方式`);
+      throw error;
+    }
+  }
+
+  private scoped(principal: Principal): SQL {
+    return ownedBy(principal, 'INVOICE', { ownerId: recharges.ownerId, creatorId: recharges.creatorId });
+  }
+
+  async get(principal: Principal, rechargeId: string): Promise<RechargeView> {
+    const [row] = await this.db
+      .select()
+      .from(recharges)
+      .where(and(eq(recharges.id, rechargeId), this.scoped(principal)));
+    if (!row) throw new AppError('NOT_FOUND', '充值记录不存在');
+    return toRechargeView(row);
+  }
+
+  async list(principal: Principal, filter: RechargeFilter) {
+    const where = and(
+      this.scoped(principal),
+      filter.status ? eq(recharges.status, filter.status) : undefined,
+      filter.channel ? eq(recharges.channel, filter.channel) : undefined,
+      filter.startTime ? gte(recharges.createdAt, new Date(filter.startTime)) : undefined,
+      filter.endTime ? lt(recharges.createdAt, new Date(filter.endTime)) : undefined,
+    );
+    const [rows, [total]] = await Promise.all([
+      this.db.select().from(recharges).where(where).orderBy(desc(recharges.createdAt), desc(recharges.id)).limit(filter.pageSize).offset(offsetOf(filter)),
+      this.db.select({ total: count() }).from(recharges).where(where),
+    ]);
+    return pageOf(rows.map(toRechargeView), total?.total ?? 0, filter);
+  }
+
+  async submitBankReference(principal: Principal, rechargeId: string, reference: string): Promise<RechargeView> {
+    const [row] = await this.db
+      .update(recharges)
+      .set({ bankReference: reference })
+      .where(and(eq(recharges.id, rechargeId), eq(recharges.channel, 'BANK'), eq(recharges.status, 'CREATED'), this.scoped(principal)))
+      .returning();
+    if (!row) {
+      await this.get(principal, rechargeId);
+      throw new AppError('STATE_CONFLICT', '只有待确认的对公转账可以提交转账凭证');
+    }
+    return toRechargeView(row);
+  }
+
+  /**
+   * Credits a recharge exactly once: the row is locked, only CREATED moves to SUCCESS, and the ledger
+   * transaction commits with the status change. A repeat is a no-op that still reports success.
+   */
+  private async credit(
+    tx: Transaction,
+    row: RechargeRow,
+    facts: { providerTradeNo: string | null; bankReference?: string | undefined },
+  ): Promise<RechargeRow> {
+    const now = this.deps.now();
+    const [credited] = await tx
+      .update(recharges)
+      .set({
+        status: 'SUCCESS',
+        paidAt: now,
+        providerTradeNo: facts.providerTradeNo,
+        ...(facts.bankReference ? { bankReference: facts.bankReference } : {}),
+      })
+      .where(and(eq(recharges.id, row.id), inArray(recharges.status, ['CREATED', 'FAILED'])))
+      .returning();
+    if (!credited) throw new Error(`recharge ${row.id} was already credited`);
+    await postTransaction(tx, {
+      type: 'RECHARGE',
+      channel: LEDGER_CHANNEL[row.channel as RechargeChannel],
+      description: `账户充值（${row.id}）`,
+      rechargeId: row.id,
+      lines: [
+        { wallet: row.walletId, amountFen: row.amountFen },
+        { platform: 'payment_clearing', amountFen: -row.amountFen },
+      ],
+      now,
+    });
+    return credited;
+  }
+
+  /** Handles a gateway notification: verify, then credit once. Forged or mismatched ones credit nothing. */
+  async handleNotification(gatewayName: string, request: NotificationRequest): Promise<{ ok: boolean; reason?: string }> {
+    const gateway = this.deps.payments.get(gatewayName as GatewayName);
+    if (!gateway) return { ok: false, reason: `unknown gateway ${gatewayName}` };
+    let facts;
+    try {
+      facts = await gateway.verifyNotification(request);
+    } catch (error) {
+      if (error instanceof PaymentNotifyError) return { ok: false, reason: error.message };
+      throw error;
+    }
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(recharges).where(eq(recharges.id, facts.rechargeId)).for('update');
+      if (!row || row.provider !== gateway.name) return { ok: false, reason: `no ${gateway.name} recharge ${facts.rechargeId}` };
+      if (row.amountFen !== facts.amountFen) {
+        return { ok: false, reason: `amount mismatch for ${row.id}: expected ${row.amountFen}, notified ${facts.amountFen}` };
+      }
+      if (row.status === 'SUCCESS') return { ok: true };
+      if (!facts.succeeded) {
+        // Still waiting for the payer is not a failure; only a closed trade is.
+        if (facts.closed && row.status === 'CREATED') {
+          await tx.update(recharges).set({ status: 'FAILED', failureReason: '支付已取消或已关闭' }).where(eq(recharges.id, row.id));
+        }
+        return { ok: true };
+      }
+      // A success after we saw it closed (the payer paid at the last second) still credits.
+      await this.credit(tx, row, { providerTradeNo: facts.providerTradeNo });
+      return { ok: true };
+    });
+  }
+
+  gatewayAcknowledgement(gatewayName: string, ok: boolean) {
+    return this.deps.payments.get(gatewayName as GatewayName)?.acknowledge(ok) ?? null;
+  }
+
+  /** The operator saw the money arrive on the bank account: credit the transfer once, and say so in the audit log. */
+  async confirmBankTransfer(actorId: number, rechargeId: string, reference: string | undefined): Promise<RechargeView> {
+    return this.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(recharges).where(eq(recharges.id, rechargeId)).for('update');
+      if (!row) throw new AppError('NOT_FOUND', '充值记录不存在');
+      if (row.channel !== 'BANK') throw new AppError('STATE_CONFLICT', '只有对公转账需要人工确认');
+      if (row.status !== 'CREATED') throw new AppError('STATE_CONFLICT', `该充值已是${row.status === 'SUCCESS' ? '成功' : '失败'}状态`);
+      const credited = await this.credit(tx, row, { providerTradeNo: null, bankReference: reference ?? row.bankReference ?? undefined });
+      await recordAudit(
+        tx,
+        { actorId, action: 'recharge.confirm', targetType: 'recharge', targetId: row.id, detail: { amountFen: row.amountFen, reference: reference ?? null } },
+        this.deps.now(),
+      );
+      return toRechargeView(credited);
+    });
+  }
+}
