@@ -5,6 +5,8 @@ import { defineConfig } from '@playwright/test';
 
 export const E2E_PORT = 3100;
 export const E2E_JWT_SECRET = 'e2e-secret-known-to-the-tests-only-0123456789';
+/** Registering this phone makes an operator (OPERATOR_TELEPHONES), who issues redemption codes. */
+export const E2E_OPERATOR_PHONE = '13500000001';
 const dataDir = mkdtempSync(join(tmpdir(), 'slg-e2e-'));
 
 export default defineConfig({
@@ -41,6 +43,9 @@ export default defineConfig({
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
       DATABASE_URL: '',
+      OPERATOR_TELEPHONES: E2E_OPERATOR_PHONE,
+      PAYMENT_PROVIDERS: 'sandbox,bank',
+      BANK_TRANSFER_ACCOUNT: '招商银行北京分行|算力港科技有限公司|110900000010101',
     },
   },
 });

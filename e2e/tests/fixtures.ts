@@ -41,3 +41,19 @@ export async function signInWithPassword(page: Page, telephone: string, password
   await page.getByLabel('密码', { exact: true }).fill(password);
   await page.getByRole('button', { name: '登录', exact: true }).click();
 }
+
+export const DEFAULT_PASSWORD = 'train2026x';
+
+/** Registers through the API (code from the outbox) and returns the tokens. */
+export async function registerByApi(
+  request: APIRequestContext,
+  telephone: string,
+  password = DEFAULT_PASSWORD,
+): Promise<{ jwtToken: string; refreshToken: string }> {
+  const sent = await request.get(`/api/v1/smscode/phone?telephone=${telephone}&countryCode=86&type=register`);
+  expect(sent.ok()).toBe(true);
+  const code = await codeFromOutbox(request, telephone, 'register');
+  const registered = await request.post('/api/v1/auth/register', { data: { telephone, password, code, countryCode: 86 } });
+  expect(registered.ok()).toBe(true);
+  return ((await registered.json()) as { result: { jwtToken: string; refreshToken: string } }).result;
+}

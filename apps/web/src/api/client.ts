@@ -25,6 +25,8 @@ export interface RequestOptions {
   raw?: boolean;
   /** Do not toast on failure (the promise still rejects). */
   silent?: boolean;
+  /** Extra request headers, e.g. `Idempotency-Key`; they never replace `Authorization`. */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -281,7 +283,7 @@ export function createApiClient(initial: Partial<ClientDeps> = {}): ApiClient {
 
   async function send<T>(opts: RequestOptions, retried: boolean): Promise<T> {
     const method = opts.method ?? 'GET';
-    const headers = new Headers({ Accept: 'application/json' });
+    const headers = new Headers({ Accept: 'application/json', ...opts.headers });
     const token = deps.session.getToken();
     if (token) headers.set('Authorization', `Bearer ${token}`);
 

@@ -1,10 +1,29 @@
 import { ReloadOutlined } from '@ant-design/icons';
 import { formatYuan } from '@slg/shared';
 import { Button, Spin, Tooltip, Typography } from 'antd';
+import { useNavigate } from 'react-router';
 import { useBalanceQuery } from '../api/account';
+import { visibleTo } from '../router/menus';
+import { findRoute } from '../router/routes';
+import { sessionSnapshot } from '../session/session';
+import { useUserStore } from '../stores/user';
 import { LAYOUT_TEXTS } from './texts';
 
 const T = LAYOUT_TEXTS.dashboard;
+const RECHARGE_PATH = '/ctrl-cost-center/cost-center/recharge';
+
+/** 充值 next to the balance, when the recharge page exists and the session may open it. */
+function RechargeButton() {
+  const navigate = useNavigate();
+  const state = useUserStore();
+  const route = findRoute(RECHARGE_PATH);
+  if (!route?.page || !visibleTo(route, sessionSnapshot(state))) return null;
+  return (
+    <Button size="small" type="primary" ghost onClick={() => void navigate(RECHARGE_PATH)}>
+      {T.recharge}
+    </Button>
+  );
+}
 
 /** The header balance (GET /api/v1/account/), labelled 账户余额. */
 export function BalanceIndicator() {
@@ -27,6 +46,7 @@ export function BalanceIndicator() {
           {formatYuan(balance.data.totalBalance)}
         </Typography.Text>
       )}
+      <RechargeButton />
     </span>
   );
 }

@@ -19,6 +19,7 @@ export const LAYOUT_TEXTS = {
     balance: '账户余额',
     balanceLabel: '余额',
     balanceFailed: '余额加载失败，点击重试',
+    recharge: '充值',
     userMenu: '账号菜单',
     mainAccount: '主账号',
     subAccount: '子账号',

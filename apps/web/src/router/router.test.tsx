@@ -69,7 +69,7 @@ describe('app router', () => {
       if (url.endsWith('/account/')) return ok({ totalBalance: 0 });
       return new Response('', { status: 404 });
     });
-    renderApp('/ctrl-cost-center/cost-center/order');
+    renderApp('/workbench/workbench/instanceDetail');
     expect(await screen.findByText('页面不存在')).toBeTruthy();
     expect((await screen.findByLabelText('账户余额')).textContent).toBe('¥0.00');
     expect(screen.getByRole('link', { name: '总览' })).toBeTruthy();

@@ -35,6 +35,10 @@ const SPEC_ROUTES = [
 const BUILT = [
   '/', '/home', '/about', '/terms/service-terms', '/terms/privacy-terms', '/welcome', '/login', '/signup', '/register',
   '/reset-password', '/403', '/404', '/500', '/error', '/ctrl-overview/overview',
+  // cost centre (issue 3)
+  '/exchange', '/ctrl-cost-center/cost-center',
+  ...['recharge', 'recharge-record', 'order', 'order-detail', 'f-details', 'income-details', 'invoice', 'invoice-info',
+    'make-bill-invoice', 'make-price-invoice', 'voucher'].map((p) => `/ctrl-cost-center/cost-center/${p}`),
 ];
 
 describe('route table', () => {
@@ -100,14 +104,21 @@ describe('menus', () => {
   const main = { loggedIn: true, accountType: 1 as const, permissions: null };
 
   it('show only routes that have a page', () => {
-    expect(sidebarMenu(main).map((entry) => entry.key)).toEqual(['/ctrl-overview/overview']);
+    expect(sidebarMenu(main).map((entry) => entry.key)).toEqual(['/ctrl-overview/overview', '/ctrl-cost-center/cost-center']);
     expect(headerMenu().map((entry) => entry.key)).toEqual(['/', '/about']);
   });
 
   it('hide what a sub-account may not open', () => {
     const sub = { loggedIn: true, accountType: 2 as const, permissions: ['CONTAINER' as const] };
     expect(sidebarMenu(sub)).toEqual([]);
-    expect(sidebarMenu({ ...sub, permissions: [] }).map((entry) => entry.key)).toEqual(['/ctrl-overview/overview']);
+    expect(sidebarMenu({ ...sub, permissions: [] }).map((entry) => entry.key)).toEqual(['/ctrl-overview/overview', '/ctrl-cost-center/cost-center']);
+    expect(sidebarMenu({ ...sub, permissions: ['INVOICE'] }).map((entry) => entry.key)).toEqual(['/ctrl-cost-center/cost-center']);
+  });
+
+  it('group the cost centre pages in the sidebar, in table order', () => {
+    const cost = sidebarMenu(main).find((entry) => entry.key === '/ctrl-cost-center/cost-center');
+    expect(cost?.label).toBe('费用中心');
+    expect(cost?.children?.map((entry) => entry.label)).toEqual(['充值', '充值记录', '我的订单', '账单明细', '收支明细', '发票管理', '代金券']);
   });
 
   it('highlight the active menu of a route', () => {

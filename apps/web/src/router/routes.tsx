@@ -77,6 +77,20 @@ const NotFoundPage = lazy(() => import('../pages/error/NotFoundPage'));
 const ServerErrorPage = lazy(() => import('../pages/error/ServerErrorPage'));
 const AppErrorPage = lazy(() => import('../pages/error/AppErrorPage'));
 const OverviewPage = lazy(() => import('../pages/ctrl-overview/overview/index'));
+// Pages of the cost centre (issue 3).
+const ExchangePage = lazy(() => import('../pages/exchange/index'));
+const CostCenterPage = lazy(() => import('../pages/ctrl-cost-center/cost-center/index'));
+const RechargePage = lazy(() => import('../pages/ctrl-cost-center/recharge/index'));
+const RechargeRecordPage = lazy(() => import('../pages/ctrl-cost-center/recharge-record/index'));
+const OrderPage = lazy(() => import('../pages/ctrl-cost-center/order/index'));
+const OrderDetailPage = lazy(() => import('../pages/ctrl-cost-center/order-detail/index'));
+const BillDetailsPage = lazy(() => import('../pages/ctrl-cost-center/f-details/index'));
+const IncomeDetailsPage = lazy(() => import('../pages/ctrl-cost-center/income-details/index'));
+const InvoicePage = lazy(() => import('../pages/ctrl-cost-center/invoice/index'));
+const InvoiceInfoPage = lazy(() => import('../pages/ctrl-cost-center/invoice-info/index'));
+const MakeBillInvoicePage = lazy(() => import('../pages/ctrl-cost-center/make-bill-invoice/index'));
+const MakePriceInvoicePage = lazy(() => import('../pages/ctrl-cost-center/make-price-invoice/index'));
+const VoucherPage = lazy(() => import('../pages/ctrl-cost-center/voucher/index'));
 
 /** Where a sign-in lands without a `redirect` query. */
 export const CONSOLE_HOME_PATH = '/ctrl-overview/overview';
@@ -113,7 +127,7 @@ export const ROUTE_TABLE: RouteNode[] = [
   },
   { path: '/register', meta: { title: '注册', layout: 'default', public: true }, page: SignupPage },
   { path: '/reset-password', meta: { title: '重置密码', layout: 'default', public: true }, page: ResetPasswordPage },
-  { path: '/exchange', meta: { title: '兑换码兑换', layout: 'dashboard', console: true } },
+  { path: '/exchange', meta: { title: '兑换码兑换', layout: 'dashboard', console: true }, page: ExchangePage },
   { path: '/form', meta: { title: '信息填写', layout: 'default' } },
 
   // ── Error screens ───────────────────────────────────────────────────────────
@@ -252,18 +266,19 @@ export const ROUTE_TABLE: RouteNode[] = [
   {
     path: '/ctrl-cost-center/cost-center',
     meta: { title: '费用中心', layout: 'dashboard', console: true, sidebar: true, alwaysShow: true, permission: 'INVOICE', icon: 'cost' },
+    page: CostCenterPage,
     children: [
-      { path: 'recharge', meta: { title: '充值', sidebar: true } },
-      { path: 'recharge-record', meta: { title: '充值记录', sidebar: true } },
-      { path: 'order', meta: { title: '我的订单', sidebar: true } },
-      { path: 'order-detail', meta: { title: '订单详情', activeMenu: '/ctrl-cost-center/cost-center/order' } },
-      { path: 'f-details', meta: { title: '账单明细', sidebar: true } },
-      { path: 'income-details', meta: { title: '收支明细', sidebar: true } },
-      { path: 'invoice', meta: { title: '发票管理', sidebar: true } },
-      { path: 'invoice-info', meta: { title: '发票信息', activeMenu: '/ctrl-cost-center/cost-center/invoice' } },
-      { path: 'make-bill-invoice', meta: { title: '按账单开票', activeMenu: '/ctrl-cost-center/cost-center/invoice' } },
-      { path: 'make-price-invoice', meta: { title: '按金额开票', activeMenu: '/ctrl-cost-center/cost-center/invoice' } },
-      { path: 'voucher', meta: { title: '代金券', sidebar: true } },
+      { path: 'recharge', meta: { title: '充值', sidebar: true }, page: RechargePage },
+      { path: 'recharge-record', meta: { title: '充值记录', sidebar: true }, page: RechargeRecordPage },
+      { path: 'order', meta: { title: '我的订单', sidebar: true }, page: OrderPage },
+      { path: 'order-detail', meta: { title: '订单详情', activeMenu: '/ctrl-cost-center/cost-center/order' }, page: OrderDetailPage },
+      { path: 'f-details', meta: { title: '账单明细', sidebar: true }, page: BillDetailsPage },
+      { path: 'income-details', meta: { title: '收支明细', sidebar: true }, page: IncomeDetailsPage },
+      { path: 'invoice', meta: { title: '发票管理', sidebar: true }, page: InvoicePage },
+      { path: 'invoice-info', meta: { title: '发票信息', activeMenu: '/ctrl-cost-center/cost-center/invoice' }, page: InvoiceInfoPage },
+      { path: 'make-bill-invoice', meta: { title: '按账单开票', activeMenu: '/ctrl-cost-center/cost-center/invoice' }, page: MakeBillInvoicePage },
+      { path: 'make-price-invoice', meta: { title: '按充值开票', activeMenu: '/ctrl-cost-center/cost-center/invoice' }, page: MakePriceInvoicePage },
+      { path: 'voucher', meta: { title: '代金券', sidebar: true }, page: VoucherPage },
     ],
   },
   {

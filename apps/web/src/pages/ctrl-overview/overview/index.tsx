@@ -1,13 +1,16 @@
 import { formatYuan, maskTelephone } from '@slg/shared';
 import { Alert, Button, Card, Col, Descriptions, Row, Skeleton, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useBalanceQuery } from '../../../api/account';
+import { visibleTo } from '../../../router/menus';
 import { findRoute, ROUTES } from '../../../router/routes';
+import { sessionSnapshot } from '../../../session/session';
 import { displayName, useUserStore, type CurrentUser } from '../../../stores/user';
 import { OVERVIEW_TEXTS } from './texts';
 
 const SELF_PATH = '/ctrl-overview/overview';
+const RECHARGE_PATH = '/ctrl-cost-center/cost-center/recharge';
 const T = OVERVIEW_TEXTS;
 
 /** Console pages with a page of their own, besides this one. */
@@ -58,6 +61,10 @@ function AccountCard({ user }: { user: CurrentUser | null }) {
 
 function BalanceCard() {
   const balance = useBalanceQuery();
+  const navigate = useNavigate();
+  const session = sessionSnapshot(useUserStore());
+  const rechargeRoute = findRoute(RECHARGE_PATH);
+  const canRecharge = Boolean(rechargeRoute?.page && visibleTo(rechargeRoute, session));
   return (
     <Card title={T.balance.title} className="slg-fill-card">
       {balance.isPending ? (
@@ -80,6 +87,11 @@ function BalanceCard() {
           <div className="slg-overview-balance">
             {formatYuan(balance.data.totalBalance)}
           </div>
+          {canRecharge ? (
+            <Button type="primary" style={{ marginTop: 16 }} onClick={() => void navigate(RECHARGE_PATH)}>
+              {T.balance.recharge}
+            </Button>
+          ) : null}
         </div>
       )}
     </Card>

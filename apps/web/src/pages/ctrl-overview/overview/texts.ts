@@ -24,6 +24,7 @@ export const OVERVIEW_TEXTS = {
     unit: '可用余额（元）',
     loadFailed: '余额加载失败',
     retry: '重试',
+    recharge: '去充值',
   },
   quickLinks: { title: '快捷入口' },
   help: { title: '帮助与协议', about: '关于我们', serviceTerms: '服务条款', privacyTerms: '隐私政策' },

@@ -1,0 +1,141 @@
+/** Invoices (docs/api-billing.md, 发票). Amounts are integer fen. */
+import type { InvoiceStatusValue, InvoiceTypeValue, InvoicingMethodValue, Page, PaymentChannelValue } from '@slg/shared';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { billingKeys, type PageQuery } from './billing';
+import { request, type DownloadResult } from './client';
+
+export type InvoiceTitleType = 'PERSONAL' | 'ENTERPRISE';
+
+/** Optional fields are null when not given (the server turns blanks into null). */
+export interface InvoiceProfileDto {
+  titleType: InvoiceTitleType;
+  title: string;
+  /** Required for ENTERPRISE titles; 15–20 upper-case letters or digits. */
+  taxNo: string | null;
+  bankName: string | null;
+  bankAccount: string | null;
+  address: string | null;
+  phone: string | null;
+  email: string;
+}
+
+/** The smallest invoice the server accepts: ¥1.00. */
+export const INVOICE_MIN_FEN = 100;
+
+export interface InvoiceableRechargeDto {
+  rechargeId: string;
+  channel: PaymentChannelValue;
+  amount: number;
+  invoiced: number;
+  invoiceable: number;
+  paidAt: string | null;
+}
+
+export interface InvoiceableMonthDto {
+  /** `yyyy-mm`. */
+  month: string;
+  consumption: number;
+  invoiced: number;
+  invoiceable: number;
+}
+
+export interface InvoiceableDto {
+  recharges: InvoiceableRechargeDto[];
+  months: InvoiceableMonthDto[];
+  cashTotal: number;
+  invoicedTotal: number;
+  available: number;
+}
+
+export interface InvoiceItemDto {
+  rechargeId: string | null;
+  month: string | null;
+  amount: number;
+}
+
+export interface InvoiceDto {
+  id: number | string;
+  type: InvoiceTypeValue;
+  method: InvoicingMethodValue;
+  status: InvoiceStatusValue;
+  statusCode: 1 | 2 | 3 | null;
+  amount: number;
+  title: string;
+  titleType: InvoiceTitleType;
+  items: InvoiceItemDto[];
+  invoiceNo: string | null;
+  hasPdf: boolean;
+  rejectReason: string | null;
+  remark: string | null;
+  createdAt: string;
+  decidedAt: string | null;
+}
+
+export interface InvoiceListQuery extends PageQuery {
+  status?: InvoiceStatusValue;
+}
+
+export interface CreateInvoiceBody {
+  method: InvoicingMethodValue;
+  type: InvoiceTypeValue;
+  rechargeIds?: string[];
+  months?: string[];
+  remark?: string;
+}
+
+export function fetchInvoiceProfile(): Promise<InvoiceProfileDto | null> {
+  return request<InvoiceProfileDto | null>({ url: '/invoice/info' });
+}
+
+export function saveInvoiceProfile(profile: InvoiceProfileDto): Promise<InvoiceProfileDto> {
+  return request<InvoiceProfileDto>({ method: 'PUT', url: '/invoice/info', data: profile });
+}
+
+export function fetchInvoiceable(): Promise<InvoiceableDto> {
+  return request<InvoiceableDto>({ url: '/invoice/invoiceable' });
+}
+
+export function createInvoice(body: CreateInvoiceBody): Promise<InvoiceDto> {
+  return request<InvoiceDto>({ method: 'POST', url: '/invoice', data: body });
+}
+
+export function fetchInvoices(query: InvoiceListQuery): Promise<Page<InvoiceDto>> {
+  return request<Page<InvoiceDto>>({ url: '/invoice', params: { ...query } });
+}
+
+export function cancelInvoice(id: InvoiceDto['id']): Promise<InvoiceDto> {
+  return request<InvoiceDto>({ method: 'POST', url: `/invoice/${encodeURIComponent(String(id))}/cancel` });
+}
+
+export function downloadInvoicePdf(id: InvoiceDto['id']): Promise<DownloadResult> {
+  return request<DownloadResult>({ url: `/invoice/${encodeURIComponent(String(id))}/pdf` });
+}
+
+/**
+ * Why a special (专用) invoice is not possible with this profile, or null when it is: it needs an
+ * enterprise title with tax number, bank, account, address and phone.
+ */
+export function specialInvoiceBlocker(
+  profile: InvoiceProfileDto | null,
+  texts: { noProfile: string; notEnterprise: string; incomplete: (fields: string[]) => string },
+  fieldLabels: Record<'taxNo' | 'bankName' | 'bankAccount' | 'address' | 'phone', string>,
+): string | null {
+  if (!profile) return texts.noProfile;
+  if (profile.titleType !== 'ENTERPRISE') return texts.notEnterprise;
+  const missing = (Object.keys(fieldLabels) as (keyof typeof fieldLabels)[])
+    .filter((field) => !profile[field]?.trim())
+    .map((field) => fieldLabels[field]);
+  return missing.length ? texts.incomplete(missing) : null;
+}
+
+export function useInvoiceProfileQuery() {
+  return useQuery({ queryKey: billingKeys.invoiceProfile, queryFn: fetchInvoiceProfile });
+}
+
+export function useInvoiceableQuery() {
+  return useQuery({ queryKey: billingKeys.invoiceable, queryFn: fetchInvoiceable });
+}
+
+export function useInvoicesQuery(query: InvoiceListQuery) {
+  return useQuery({ queryKey: billingKeys.invoiceList(query), queryFn: () => fetchInvoices(query), placeholderData: keepPreviousData });
+}

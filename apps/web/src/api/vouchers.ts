@@ -1,0 +1,68 @@
+/** Vouchers and redemption codes (docs/api-billing.md, 代金券 / 兑换码). Amounts are integer fen. */
+import { SUCCESS_CODE, SUCCESS_RSPCODE, type OrderTypeValue, type Page } from '@slg/shared';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { billingKeys, type PageQuery } from './billing';
+import { request, type ResponseEnvelope } from './client';
+
+export type VoucherStatusValue = 'UNUSED' | 'USED' | 'EXPIRED';
+
+export interface VoucherDto {
+  id: number;
+  name: string;
+  amount: number;
+  /** 满 X 可用; 0 means no threshold. */
+  minOrderAmount: number;
+  /** Order types it applies to; empty = every prepaid order. */
+  scope: OrderTypeValue[];
+  validFrom: string;
+  validTo: string;
+  status: VoucherStatusValue;
+  usedAt: string | null;
+  usedOrderNo: string | null;
+}
+
+export interface VoucherListQuery extends PageQuery {
+  status?: VoucherStatusValue;
+}
+
+export interface RedeemResultDto {
+  kind: 'VOUCHER' | 'BALANCE';
+  amount: number;
+  voucher: VoucherDto | null;
+}
+
+/** What redeeming a code ends in: the client resolves redeem calls with the whole envelope. */
+export type RedeemOutcome = { ok: true; result: RedeemResultDto } | { ok: false; code: number; message: string };
+
+export function fetchVouchers(query: VoucherListQuery): Promise<Page<VoucherDto>> {
+  return request<Page<VoucherDto>>({ url: '/voucher', params: { ...query } });
+}
+
+/** Vouchers usable for an UNPAID order, best first. */
+export function fetchOrderVouchers(orderNo: string): Promise<VoucherDto[]> {
+  return request<VoucherDto[]>({ url: `/order/${encodeURIComponent(orderNo)}/vouchers` });
+}
+
+/** Reads the envelope of `POST /voucher/redeem`: success when rspcode is 0 or code is 200. */
+export function redeemOutcome(envelope: ResponseEnvelope<RedeemResultDto | null>, fallbackMessage: string): RedeemOutcome {
+  const success = envelope.rspcode === SUCCESS_RSPCODE || envelope.code === SUCCESS_CODE;
+  if (success && envelope.result) return { ok: true, result: envelope.result };
+  return {
+    ok: false,
+    code: envelope.rspcode ?? envelope.code ?? 0,
+    message: envelope.rspmsg || envelope.message || fallbackMessage,
+  };
+}
+
+export async function redeemCode(code: string, fallbackMessage: string): Promise<RedeemOutcome> {
+  const envelope = await request<ResponseEnvelope<RedeemResultDto | null>>({ method: 'POST', url: '/voucher/redeem', data: { code } });
+  return redeemOutcome(envelope, fallbackMessage);
+}
+
+export function useVouchersQuery(query: VoucherListQuery) {
+  return useQuery({ queryKey: billingKeys.voucherList(query), queryFn: () => fetchVouchers(query), placeholderData: keepPreviousData });
+}
+
+export function useOrderVouchersQuery(orderNo: string, enabled: boolean) {
+  return useQuery({ queryKey: billingKeys.orderVouchers(orderNo), queryFn: () => fetchOrderVouchers(orderNo), enabled });
+}

@@ -1,0 +1,22 @@
+export const BILL_TEXTS = {
+  title: '账单明细',
+  description: '每一笔扣费与退款，金额中余额支付与代金券抵扣分别列出。',
+  filters: { orderType: '订单类型' },
+  export: '导出 CSV',
+  exportFileName: '账单明细.csv',
+  exported: '账单已导出',
+  columns: {
+    createdAt: '时间',
+    orderNo: '订单号',
+    orderType: '订单类型',
+    billingType: '计费方式',
+    title: '说明',
+    amount: '金额',
+    cashAmount: '余额支付',
+    voucherAmount: '代金券抵扣',
+  },
+  empty: '暂无账单',
+  emptyFiltered: '没有符合条件的账单',
+  emptyAction: '查看我的订单',
+  loadFailed: '账单明细加载失败',
+} as const;

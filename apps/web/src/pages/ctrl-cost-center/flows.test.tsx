@@ -1,0 +1,344 @@
+/** Behaviour of the cost-centre pages that act: pay / cancel orders, invoices, export, redeem. */
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { billingKeys } from '../../api/billing';
+import { queryKeys } from '../../api/queryKeys';
+import { useUserStore } from '../../stores/user';
+import ExchangePage from '../exchange/index';
+import BillsPage from './f-details/index';
+import InvoicePage from './invoice/index';
+import InvoiceInfoPage from './invoice-info/index';
+import MakePriceInvoicePage from './make-price-invoice/index';
+import OrderDetailPage from './order-detail/index';
+import { callsTo, failure, mockApi, ok, page, renderPage } from './testing';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const bodyOf = (call: Parameters<typeof fetch> | undefined) => JSON.parse(String(call?.[1]?.body)) as unknown;
+
+const ORDER = {
+  orderNo: 'O2025',
+  type: 'NEW_TIME_PACKAGE',
+  status: 'UNPAID',
+  billingType: 'BUYOUT',
+  title: '时长包 · 包月',
+  originalAmount: 9900,
+  discount: 0,
+  paidAmount: 0,
+  refundedAmount: 0,
+  meteredAmount: 0,
+  createdAt: '2025-01-01T00:00:00Z',
+  paidAt: null,
+  items: [{ name: 'RTX 3090 时长包', spec: '包月', quantity: 1, unit: '月', unitPrice: 9900, amount: 9900 }],
+  voucher: null,
+  transactions: [],
+  canceledAt: null,
+};
+
+const voucher = (id: number, amount: number, name: string) => ({
+  id,
+  name,
+  amount,
+  minOrderAmount: 0,
+  scope: [],
+  validFrom: '2025-01-01T00:00:00Z',
+  validTo: '2099-01-01T00:00:00Z',
+  status: 'UNUSED',
+  usedAt: null,
+  usedOrderNo: null,
+});
+
+describe('订单详情 of an UNPAID order', () => {
+  function setup() {
+    let current: Record<string, unknown> = ORDER;
+    return mockApi({
+      'GET /order/O2025': () => ok(current),
+      'GET /order/O2025/vouchers': () => ok([voucher(7, 3000, '满减券'), voucher(8, 500, '小额券')]),
+      'POST /order/O2025/pay': (_url, init) => {
+        const { voucherId } = JSON.parse(String(init?.body)) as { voucherId: number | null };
+        const discount = voucherId === 7 ? 3000 : 0;
+        current = { ...ORDER, status: 'PAID', discount, paidAmount: 9900 - discount, paidAt: '2025-01-01T00:05:00Z' };
+        return ok(current);
+      },
+      'POST /order/O2025/cancel': () => {
+        current = { ...ORDER, status: 'CANCELED', canceledAt: '2025-01-01T00:05:00Z' };
+        return ok(current);
+      },
+    });
+  }
+
+  it('preselects the best voucher and pays with it after the confirmation, with an Idempotency-Key', async () => {
+    const api = setup();
+    const { queryClient } = renderPage(<OrderDetailPage />, '/x?orderNo=O2025');
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    expect(await screen.findByText('满减券：抵扣 ¥30.00（无门槛）')).toBeTruthy();
+    expect(screen.getByText('¥69.00')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: '支付' }));
+    const confirm = await screen.findByRole('dialog');
+    expect(within(confirm).getByText('将从账户余额扣除 ¥69.00，确认支付该订单？')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(within(confirm).getByRole('button', { name: '确认支付' }));
+    });
+    await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/order/O2025/pay')).toHaveLength(1));
+    const call = callsTo(api.fetchMock, 'POST', '/order/O2025/pay')[0];
+    expect(bodyOf(call)).toEqual({ voucherId: 7 });
+    expect(new Headers(call?.[1]?.headers).get('Idempotency-Key')).toMatch(UUID);
+    expect(await screen.findByText('已支付')).toBeTruthy();
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.balance });
+  });
+
+  it('pays without a voucher when 不使用代金券 is chosen', async () => {
+    const api = setup();
+    renderPage(<OrderDetailPage />, '/x?orderNo=O2025');
+    await screen.findByText('满减券：抵扣 ¥30.00（无门槛）');
+    fireEvent.mouseDown(screen.getByRole('combobox'));
+    fireEvent.click(await screen.findByTitle('不使用代金券'));
+    await waitFor(() => expect(screen.queryByText('¥69.00')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: '支付' }));
+    await act(async () => {
+      fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认支付' }));
+    });
+    await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/order/O2025/pay')).toHaveLength(1));
+    expect(bodyOf(callsTo(api.fetchMock, 'POST', '/order/O2025/pay')[0])).toEqual({ voucherId: null });
+  });
+
+  it('offers 去充值 when the balance is short', async () => {
+    mockApi({
+      'GET /order/O2025': () => ok(ORDER),
+      'GET /order/O2025/vouchers': () => ok([]),
+      'POST /order/O2025/pay': () => failure(400, 40031, '账户余额不足，请先充值'),
+    });
+    renderPage(<OrderDetailPage />, '/x?orderNo=O2025');
+    expect(await screen.findByText('暂无可用代金券')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: '支付' }));
+    await act(async () => {
+      fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认支付' }));
+    });
+    expect(await screen.findByText('账户余额不足，请先充值后再支付。')).toBeTruthy();
+    expect(screen.getByRole('link', { name: '去充值' })).toBeTruthy();
+  });
+
+  it('cancels only after the confirmation', async () => {
+    const api = setup();
+    renderPage(<OrderDetailPage />, '/x?orderNo=O2025');
+    fireEvent.click(await screen.findByRole('button', { name: '取消订单' }));
+    expect(callsTo(api.fetchMock, 'POST', '/order/O2025/cancel')).toHaveLength(0);
+    await act(async () => {
+      fireEvent.click(await screen.findByRole('button', { name: '确定' }));
+    });
+    await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/order/O2025/cancel')).toHaveLength(1));
+    expect(await screen.findByText('已取消')).toBeTruthy();
+  });
+});
+
+const INVOICE = {
+  id: 11,
+  type: 'ORDINARY',
+  method: 'RECHARGE',
+  status: 'PENDING',
+  statusCode: 1,
+  amount: 20000,
+  title: '算力港测试科技有限公司',
+  titleType: 'ENTERPRISE',
+  items: [{ rechargeId: 'RC1', month: null, amount: 20000 }],
+  invoiceNo: null,
+  hasPdf: false,
+  rejectReason: null,
+  remark: null,
+  createdAt: '2025-01-01T00:00:00Z',
+  decidedAt: null,
+};
+
+const INVOICEABLE = {
+  recharges: [
+    { rechargeId: 'RC1', channel: 'WXPAY', amount: 20000, invoiced: 0, invoiceable: 20000, paidAt: '2025-01-01T00:00:00Z' },
+    { rechargeId: 'RC2', channel: 'ALIPAY', amount: 1234, invoiced: 1234, invoiceable: 0, paidAt: '2025-01-02T00:00:00Z' },
+    { rechargeId: 'RC3', channel: 'ALIPAY', amount: 50, invoiced: 0, invoiceable: 50, paidAt: '2025-01-03T00:00:00Z' },
+  ],
+  months: [],
+  cashTotal: 21284,
+  invoicedTotal: 1234,
+  available: 20050,
+};
+
+describe('发票管理', () => {
+  it('shows the invoiceable summary, the status tags and their actions; 取消 asks first', async () => {
+    const api = mockApi({
+      'GET /invoice/invoiceable': () => ok(INVOICEABLE),
+      'GET /invoice': () =>
+        page([
+          INVOICE,
+          { ...INVOICE, id: 12, status: 'SUCCESS', statusCode: 2, invoiceNo: 'NO123', hasPdf: true },
+          { ...INVOICE, id: 13, status: 'REJECTED', statusCode: 3, rejectReason: '抬头与税号不符' },
+        ]),
+      'POST /invoice/11/cancel': () => ok({ ...INVOICE, status: 'CANCELED', statusCode: null }),
+    });
+    renderPage(<InvoicePage />);
+    expect(await screen.findByText('¥200.50')).toBeTruthy();
+    expect(await screen.findByText('审核中')).toBeTruthy();
+    expect(screen.getByText('已开票')).toBeTruthy();
+    expect(screen.getByText('已驳回')).toBeTruthy();
+    expect(screen.getByLabelText('驳回原因')).toBeTruthy();
+    expect(screen.getAllByRole('button', { name: '下载' })).toHaveLength(1);
+    expect(screen.getByRole('button', { name: '按充值开票' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: '按账单开票' })).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: '取消' }));
+    expect(callsTo(api.fetchMock, 'POST', '/invoice/11/cancel')).toHaveLength(0);
+    await act(async () => {
+      fireEvent.click(await screen.findByRole('button', { name: '确定' }));
+    });
+    await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/invoice/11/cancel')).toHaveLength(1));
+  }, 20_000);
+});
+
+describe('按充值开票', () => {
+  it('totals the selected rows, keeps 专用 disabled for a personal title, and submits', async () => {
+    const api = mockApi({
+      'GET /invoice/invoiceable': () => ok(INVOICEABLE),
+      'GET /invoice/info': () =>
+        ok({ titleType: 'PERSONAL', title: '张三', taxNo: null, bankName: null, bankAccount: null, address: null, phone: null, email: 'a@b.cn' }),
+      'POST /invoice': () => ok(INVOICE),
+    });
+    const { router } = renderPage(<MakePriceInvoicePage />, '/ctrl-cost-center/cost-center/make-price-invoice');
+    const rc2 = await screen.findByRole('checkbox', { name: '选择 RC2' });
+    expect((rc2 as HTMLInputElement).disabled).toBe(true);
+    expect((screen.getByRole('radio', { name: '增值税专用发票' }) as HTMLInputElement).disabled).toBe(true);
+    expect(screen.getByText('专用发票仅支持企业抬头')).toBeTruthy();
+    expect((screen.getByRole('button', { name: '提交申请' }) as HTMLButtonElement).disabled).toBe(true);
+
+    fireEvent.click(screen.getByRole('checkbox', { name: '选择 RC3' }));
+    expect(await screen.findByText('开票金额不能低于 ¥1.00')).toBeTruthy();
+    fireEvent.click(screen.getByRole('checkbox', { name: '选择 RC1' }));
+    expect(await screen.findByText('已选 2 项，开票金额：')).toBeTruthy();
+    expect(screen.getByText('¥200.50')).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '提交申请' }));
+    });
+    await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/invoice')).toHaveLength(1));
+    expect(bodyOf(callsTo(api.fetchMock, 'POST', '/invoice')[0])).toEqual({ method: 'RECHARGE', type: 'ORDINARY', rechargeIds: ['RC3', 'RC1'] });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-cost-center/cost-center/invoice'));
+  });
+
+  it('allows 专用 with a complete enterprise profile', async () => {
+    mockApi({
+      'GET /invoice/invoiceable': () => ok(INVOICEABLE),
+      'GET /invoice/info': () =>
+        ok({ titleType: 'ENTERPRISE', title: '某公司', taxNo: '91330100MA2XXXXX1Y', bankName: '招商银行', bankAccount: '6225', address: '杭州', phone: '0571-1', email: 'a@b.cn' }),
+    });
+    renderPage(<MakePriceInvoicePage />);
+    const special = await screen.findByRole('radio', { name: '增值税专用发票' });
+    expect((special as HTMLInputElement).disabled).toBe(false);
+  });
+});
+
+describe('发票信息', () => {
+  it('requires a tax number for an enterprise title and saves the normalised profile', async () => {
+    const api = mockApi({
+      'GET /invoice/info': () => ok(null),
+      'PUT /invoice/info': (_url, init) => ok(JSON.parse(String(init?.body))),
+    });
+    const { router } = renderPage(<InvoiceInfoPage />);
+    fireEvent.click(await screen.findByRole('radio', { name: '企业' }));
+    fireEvent.change(screen.getByLabelText('发票抬头'), { target: { value: ' 某公司 ' } });
+    fireEvent.change(screen.getByLabelText('接收邮箱'), { target: { value: 'finance@example.com' } });
+    // Even a click before the tax number field shows validates it.
+    fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('企业抬头必须填写税号')).toBeTruthy();
+    expect(callsTo(api.fetchMock, 'PUT', '/invoice/info')).toHaveLength(0);
+    fireEvent.change(screen.getByLabelText('税号'), { target: { value: '91330100ma2xxxxx1y' } });
+    fireEvent.change(screen.getByLabelText('银行账号'), { target: { value: 'abc' } });
+    fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    expect(await screen.findByText('银行账号只能包含数字、空格或短横线（4–40位）')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('银行账号'), { target: { value: '6225 8888 0000' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '保存' }));
+    });
+    await waitFor(() => expect(callsTo(api.fetchMock, 'PUT', '/invoice/info')).toHaveLength(1));
+    expect(bodyOf(callsTo(api.fetchMock, 'PUT', '/invoice/info')[0])).toEqual({
+      titleType: 'ENTERPRISE',
+      title: '某公司',
+      taxNo: '91330100MA2XXXXX1Y',
+      bankName: null,
+      bankAccount: '6225 8888 0000',
+      address: null,
+      phone: null,
+      email: 'finance@example.com',
+    });
+    await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-cost-center/cost-center/invoice'));
+  });
+});
+
+describe('账单明细 export', () => {
+  it('downloads GET /bills/export with the list filters', async () => {
+    const createObjectURL = vi.fn(() => 'blob:bills');
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() }));
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const api = mockApi({
+      'GET /bills': () => page([]),
+      'GET /bills/export': () =>
+        new Response('\uFEFF时间,金额\n', {
+          status: 200,
+          headers: { 'Content-Type': 'text/csv', 'Content-Disposition': "attachment; filename*=UTF-8''%E8%B4%A6%E5%8D%95.csv" },
+        }),
+    });
+    renderPage(<BillsPage />, '/x?orderType=NEW_PURCHASE');
+    await screen.findByText('没有符合条件的账单');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '导出 CSV' }));
+    });
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    const url = new URL(String(callsTo(api.fetchMock, 'GET', '/bills/export')[0]?.[0]), 'http://localhost');
+    expect(url.searchParams.get('orderType')).toBe('NEW_PURCHASE');
+    expect(url.searchParams.has('page')).toBe(false);
+    expect(createObjectURL).toHaveBeenCalled();
+    const anchor = click.mock.contexts[0] as HTMLAnchorElement;
+    expect(anchor.download).toBe('账单.csv');
+  });
+});
+
+describe('兑换码兑换', () => {
+  it('asks a signed-out visitor to log in first', async () => {
+    mockApi({});
+    useUserStore.getState().clear();
+    const { router } = renderPage(<ExchangePage />, '/exchange');
+    fireEvent.click(await screen.findByRole('button', { name: '登录后兑换' }));
+    await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/login?redirect=%2Fexchange'));
+  });
+
+  it('shows the server message under the input and, on success, what was credited', async () => {
+    let attempts = 0;
+    const api = mockApi({
+      'POST /voucher/redeem': () => {
+        attempts += 1;
+        return attempts === 1
+          ? failure(400, 40033, '兑换码不存在或已失效')
+          : ok({ kind: 'BALANCE', amount: 1000, voucher: null });
+      },
+    });
+    const { queryClient } = renderPage(<ExchangePage />, '/exchange');
+    const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
+    const input = await screen.findByLabelText('兑换码');
+    fireEvent.change(input, { target: { value: '  abcd efgh ' } });
+    expect((input as HTMLInputElement).value).toBe('ABCDEFGH');
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '兑换' }));
+    });
+    expect(await screen.findByText('兑换码不存在或已失效')).toBeTruthy();
+    expect(api.notify).not.toHaveBeenCalled();
+    expect(bodyOf(callsTo(api.fetchMock, 'POST', '/voucher/redeem')[0])).toEqual({ code: 'ABCDEFGH' });
+
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '兑换' }));
+    });
+    expect(await screen.findByText('兑换成功')).toBeTruthy();
+    expect(screen.getByText('余额 ¥10.00 已到账')).toBeTruthy();
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.balance });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: billingKeys.all });
+  });
+});

@@ -1,0 +1,15 @@
+export const MAKE_PRICE_INVOICE_TEXTS = {
+  title: '按充值开票',
+  description: '按到账的充值记录开票，开票金额为所选充值尚未开票的部分。',
+  tableTitle: '选择充值记录',
+  empty: '暂无可开票的充值记录',
+  emptyAction: '去充值',
+  columns: {
+    rechargeId: '充值单号',
+    channel: '方式',
+    amount: '充值金额',
+    invoiced: '已开票',
+    invoiceable: '可开票金额',
+    paidAt: '到账时间',
+  },
+} as const;

@@ -1,0 +1,304 @@
+import { ArrowLeftOutlined } from '@ant-design/icons';
+import { ErrorCodes, formatYuan, labelOf, ORDER_BILLING_TYPES, ORDER_STATUSES, ORDER_TYPES } from '@slg/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Card, Descriptions, Empty, Popconfirm, Result, Select, Skeleton, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { useSearchParams } from 'react-router';
+import {
+  billingKeys,
+  cancelOrder,
+  invalidateMoneyQueries,
+  payOrder,
+  useOrderQuery,
+  type OrderDetailDto,
+  type OrderItemDto,
+  type OrderTransactionDto,
+} from '../../../api/billing';
+import { isApiError } from '../../../api/client';
+import { newIdempotencyKey } from '../../../api/idempotency';
+import { toast } from '../../../api/toast';
+import { useOrderVouchersQuery, type VoucherDto } from '../../../api/vouchers';
+import { DateTime, formatDateTime } from '../../../components/DateTime';
+import { LinkButton } from '../../../components/LinkButton';
+import { Money } from '../../../components/Money';
+import { PageHeader } from '../../../components/PageHeader';
+import { QueryError } from '../../../components/QueryError';
+import { StatusTag } from '../../../components/StatusTag';
+import '../costCenter.css';
+import { channelLabel, ledgerTypeLabel } from '../shared/labels';
+import { COST_PATHS } from '../shared/paths';
+import { ORDER_DETAIL_TEXTS } from './texts';
+
+const T = ORDER_DETAIL_TEXTS;
+const NO_VOUCHER = 'none';
+type VoucherChoice = number | typeof NO_VOUCHER;
+
+const ITEM_COLUMNS: TableColumnsType<OrderItemDto> = [
+  { title: T.items.name, dataIndex: 'name' },
+  { title: T.items.spec, dataIndex: 'spec' },
+  { title: T.items.quantity, key: 'quantity', align: 'right', render: (_value, row) => `${row.quantity} ${row.unit}` },
+  { title: T.items.unitPrice, dataIndex: 'unitPrice', align: 'right', render: (fen: number) => <Money fen={fen} /> },
+  { title: T.items.amount, dataIndex: 'amount', align: 'right', render: (fen: number) => <Money fen={fen} strong /> },
+];
+
+const TRANSACTION_COLUMNS: TableColumnsType<OrderTransactionDto> = [
+  { title: T.transactions.createdAt, dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
+  { title: T.transactions.type, dataIndex: 'type', render: (value: string) => ledgerTypeLabel(value) },
+  { title: T.transactions.channel, dataIndex: 'channel', render: (value: string | null) => channelLabel(value) },
+  { title: T.transactions.amount, dataIndex: 'amount', align: 'right', render: (fen: number) => <Money fen={fen} signed colored /> },
+  { title: T.transactions.description, dataIndex: 'description' },
+];
+
+/** What the wallet pays with a voucher of `voucherAmount` (never below zero). */
+export function payableAmount(originalAmount: number, voucherAmount: number): number {
+  return Math.max(0, originalAmount - Math.min(voucherAmount, originalAmount));
+}
+
+function voucherLabel(voucher: VoucherDto): string {
+  const threshold = voucher.minOrderAmount > 0 ? T.pay.threshold(formatYuan(voucher.minOrderAmount)) : T.pay.noThreshold;
+  return T.pay.voucherOption(voucher.name, formatYuan(voucher.amount), threshold);
+}
+
+function PayPanel({ order }: { order: OrderDetailDto }) {
+  const { modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const vouchers = useOrderVouchersQuery(order.orderNo, true);
+  const [choice, setChoice] = useState<VoucherChoice | undefined>(undefined);
+  const [insufficient, setInsufficient] = useState(false);
+  const list = vouchers.data ?? [];
+  // Preselect the best voucher (the server lists them best first) until the user picks.
+  const selected: VoucherChoice = choice ?? list[0]?.id ?? NO_VOUCHER;
+  const voucher = selected === NO_VOUCHER ? undefined : list.find((item) => item.id === selected);
+  const payable = payableAmount(order.originalAmount, voucher?.amount ?? 0);
+
+  const pay = useMutation({
+    mutationFn: (key: string) => payOrder(order.orderNo, voucher?.id ?? null, key),
+    onSuccess: (paid) => {
+      toast.success(T.pay.paid);
+      queryClient.setQueryData(billingKeys.order(order.orderNo), paid);
+      void invalidateMoneyQueries(queryClient);
+    },
+    onError: (error) => {
+      setInsufficient(isApiError(error) && error.code === ErrorCodes.INSUFFICIENT_BALANCE.code);
+    },
+  });
+
+  const cancel = useMutation({
+    mutationFn: () => cancelOrder(order.orderNo),
+    onSuccess: (canceled) => {
+      toast.success(T.pay.canceled);
+      queryClient.setQueryData(billingKeys.order(order.orderNo), canceled);
+      void queryClient.invalidateQueries({ queryKey: billingKeys.orders });
+    },
+  });
+
+  function confirmPay() {
+    const key = newIdempotencyKey();
+    modal.confirm({
+      title: T.pay.confirmTitle,
+      content: T.pay.confirmContent(formatYuan(payable)),
+      okText: T.pay.confirmOk,
+      cancelText: T.pay.confirmCancel,
+      onOk: () => pay.mutateAsync(key).catch(() => undefined),
+    });
+  }
+
+  const options = [
+    ...list.map((item) => ({ value: item.id as VoucherChoice, label: voucherLabel(item) })),
+    { value: NO_VOUCHER as VoucherChoice, label: T.pay.noVoucher },
+  ];
+
+  return (
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+      <Space wrap align="center">
+        <Typography.Text id="order-voucher-label">{T.pay.voucherLabel}</Typography.Text>
+        <Select<VoucherChoice>
+          aria-labelledby="order-voucher-label"
+          value={selected}
+          loading={vouchers.isPending}
+          onChange={(value) => setChoice(value)}
+          options={options}
+          style={{ minWidth: 320 }}
+          popupMatchSelectWidth={false}
+        />
+        {vouchers.isSuccess && list.length === 0 ? <Typography.Text type="secondary">{T.pay.noneAvailable}</Typography.Text> : null}
+      </Space>
+      {vouchers.isError ? <QueryError title={T.pay.vouchersFailed} error={vouchers.error} onRetry={() => void vouchers.refetch()} /> : null}
+      {insufficient ? (
+        <Alert
+          type="warning"
+          showIcon
+          title={T.pay.insufficient}
+          action={
+            <LinkButton to={COST_PATHS.recharge} size="small" type="primary">
+              {T.pay.recharge}
+            </LinkButton>
+          }
+        />
+      ) : null}
+      <Space wrap align="center" size={16} style={{ justifyContent: 'flex-end', width: '100%' }}>
+        <span>
+          <Typography.Text type="secondary">{T.price.voucher}：</Typography.Text>
+          <Money fen={-(order.originalAmount - payable)} />
+        </span>
+        <span>
+          <Typography.Text type="secondary">{T.pay.payable}：</Typography.Text>
+          <Typography.Text strong className="slg-price-total">
+            {formatYuan(payable)}
+          </Typography.Text>
+        </span>
+        <Popconfirm title={T.pay.cancelConfirm} onConfirm={() => cancel.mutateAsync().catch(() => undefined)}>
+          <Button danger loading={cancel.isPending}>
+            {T.pay.cancel}
+          </Button>
+        </Popconfirm>
+        <Button type="primary" size="large" loading={pay.isPending} disabled={vouchers.isPending} onClick={confirmPay}>
+          {T.pay.pay}
+        </Button>
+      </Space>
+    </Space>
+  );
+}
+
+function PriceBreakdown({ order }: { order: OrderDetailDto }) {
+  if (order.status === 'UNPAID') {
+    // Nothing is paid yet: the pay panel below previews the voucher and what is due.
+    return (
+      <dl className="slg-price-breakdown">
+        <dt>{T.price.original}</dt>
+        <dd>
+          <Money fen={order.originalAmount} />
+        </dd>
+      </dl>
+    );
+  }
+  return (
+    <dl className="slg-price-breakdown">
+      <dt>{T.price.original}</dt>
+      <dd>
+        <Money fen={order.originalAmount} />
+      </dd>
+      <dt>{order.voucher ? T.price.voucherNamed(order.voucher.name) : T.price.voucher}</dt>
+      <dd>
+        <Money fen={-order.discount} />
+      </dd>
+      <dt>{T.price.paid}</dt>
+      <dd className="slg-price-total">
+        <Money fen={order.paidAmount} />
+      </dd>
+      {order.refundedAmount > 0 ? (
+        <>
+          <dt>{T.price.refunded}</dt>
+          <dd>
+            <Money fen={order.refundedAmount} />
+          </dd>
+        </>
+      ) : null}
+      {order.billingType === 'USAGE' || order.meteredAmount > 0 ? (
+        <>
+          <dt>{T.price.metered}</dt>
+          <dd>
+            <Money fen={order.meteredAmount} />
+          </dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+function OrderView({ order }: { order: OrderDetailDto }) {
+  return (
+    <>
+      <Card title={T.basic.title} className="slg-cost-card">
+        <Descriptions
+          column={{ xs: 1, md: 2, xl: 3 }}
+          items={[
+            {
+              key: 'orderNo',
+              label: T.basic.orderNo,
+              children: (
+                <Typography.Text copyable className="slg-cost-mono">
+                  {order.orderNo}
+                </Typography.Text>
+              ),
+            },
+            { key: 'type', label: T.basic.type, children: labelOf(ORDER_TYPES, order.type) },
+            { key: 'status', label: T.basic.status, children: <StatusTag dict={ORDER_STATUSES} value={order.status} /> },
+            { key: 'billingType', label: T.basic.billingType, children: labelOf(ORDER_BILLING_TYPES, order.billingType) },
+            { key: 'createdAt', label: T.basic.createdAt, children: formatDateTime(order.createdAt) },
+            { key: 'paidAt', label: T.basic.paidAt, children: formatDateTime(order.paidAt) },
+            ...(order.canceledAt ? [{ key: 'canceledAt', label: T.basic.canceledAt, children: formatDateTime(order.canceledAt) }] : []),
+            { key: 'content', label: T.basic.content, children: order.title, span: 'filled' as const },
+          ]}
+        />
+      </Card>
+      <Card title={T.items.title} className="slg-cost-card">
+        <Table<OrderItemDto>
+          rowKey={(row) => `${row.name}-${row.spec}`}
+          columns={ITEM_COLUMNS}
+          dataSource={order.items}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: <Empty description={T.items.empty} /> }}
+        />
+      </Card>
+      <Card title={T.price.title} className="slg-cost-card">
+        <PriceBreakdown order={order} />
+        {order.status === 'UNPAID' ? (
+          <div style={{ marginTop: 24 }}>
+            <PayPanel order={order} />
+          </div>
+        ) : null}
+      </Card>
+      <Card title={T.transactions.title} className="slg-cost-card">
+        <Table<OrderTransactionDto>
+          rowKey="id"
+          columns={TRANSACTION_COLUMNS}
+          dataSource={order.transactions}
+          pagination={false}
+          scroll={{ x: 'max-content' }}
+          locale={{ emptyText: <Empty description={T.transactions.empty} /> }}
+        />
+      </Card>
+    </>
+  );
+}
+
+/** 订单详情 (`?orderNo=…`): the order, its price and transactions; an UNPAID one can be paid or canceled. */
+export default function OrderDetailPage() {
+  const [params] = useSearchParams();
+  const orderNo = params.get('orderNo')?.trim() || null;
+  const query = useOrderQuery(orderNo);
+  const back = (
+    <LinkButton to={COST_PATHS.orders} type="text" icon={<ArrowLeftOutlined aria-hidden />}>
+      {T.back}
+    </LinkButton>
+  );
+
+  let body;
+  if (!orderNo) {
+    body = <Result status="warning" title={T.missingNo} subTitle={T.missingNoSubtitle} extra={back} />;
+  } else if (query.isPending) {
+    body = (
+      <Card>
+        <Skeleton active paragraph={{ rows: 8 }} />
+      </Card>
+    );
+  } else if (query.isError) {
+    body =
+      isApiError(query.error) && query.error.status === 404 ? (
+        <Result status="404" title={T.notFound} subTitle={T.notFoundSubtitle(orderNo)} extra={back} />
+      ) : (
+        <QueryError variant="page" title={T.loadFailed} error={query.error} onRetry={() => void query.refetch()} />
+      );
+  } else {
+    body = <OrderView order={query.data} />;
+  }
+
+  return (
+    <div className="slg-page">
+      <PageHeader title={T.title} back={back} />
+      {body}
+    </div>
+  );
+}

@@ -1,0 +1,122 @@
+import { isDictValue, labelOf, ORDER_BILLING_TYPES, ORDER_STATUSES, ORDER_TYPES } from '@slg/shared';
+import { Card, Empty, Input, type TableColumnsType } from 'antd';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { useOrdersQuery, type OrderSummaryDto } from '../../../api/billing';
+import { DateTime } from '../../../components/DateTime';
+import { LinkButton } from '../../../components/LinkButton';
+import { Money } from '../../../components/Money';
+import { PageHeader } from '../../../components/PageHeader';
+import { StatusTag } from '../../../components/StatusTag';
+import { findRoute } from '../../../router/routes';
+import '../costCenter.css';
+import { DataTable } from '../shared/DataTable';
+import { DayRangeFilter, DictSelect, FilterBar } from '../shared/Filters';
+import { COST_PATHS, orderDetailPath } from '../shared/paths';
+import { daysToQuery } from '../shared/timeRange';
+import { PAGE_SIZE, useListState } from '../shared/useListState';
+import { ORDER_TEXTS } from './texts';
+
+const T = ORDER_TEXTS;
+const FILTER_KEYS = ['status', 'type', 'orderNo', 'from', 'to'] as const;
+const MARKET_PATH = '/computility-market';
+
+const COLUMNS: TableColumnsType<OrderSummaryDto> = [
+  {
+    title: T.columns.orderNo,
+    dataIndex: 'orderNo',
+    render: (orderNo: string) => (
+      <Link to={orderDetailPath(orderNo)} className="slg-cost-mono" onClick={(event) => event.stopPropagation()}>
+        {orderNo}
+      </Link>
+    ),
+  },
+  { title: T.columns.type, dataIndex: 'type', render: (value: OrderSummaryDto['type']) => labelOf(ORDER_TYPES, value) },
+  { title: T.columns.status, dataIndex: 'status', render: (value: OrderSummaryDto['status']) => <StatusTag dict={ORDER_STATUSES} value={value} /> },
+  {
+    title: T.columns.billingType,
+    dataIndex: 'billingType',
+    render: (value: OrderSummaryDto['billingType']) => labelOf(ORDER_BILLING_TYPES, value),
+  },
+  { title: T.columns.title, dataIndex: 'title', ellipsis: true },
+  { title: T.columns.originalAmount, dataIndex: 'originalAmount', align: 'right', render: (fen: number) => <Money fen={fen} /> },
+  { title: T.columns.paidAmount, dataIndex: 'paidAmount', align: 'right', render: (fen: number) => <Money fen={fen} strong /> },
+  { title: T.columns.createdAt, dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
+  {
+    title: T.columns.actions,
+    key: 'actions',
+    render: (_value, row) => (
+      <Link to={orderDetailPath(row.orderNo)} onClick={(event) => event.stopPropagation()}>
+        {row.status === 'UNPAID' ? T.actions.pay : T.actions.detail}
+      </Link>
+    ),
+  },
+];
+
+/** 我的订单: filters by status, type, order number prefix and time; a row opens its detail. */
+export default function OrdersPage() {
+  const navigate = useNavigate();
+  const list = useListState(FILTER_KEYS);
+  const { status, type, orderNo, from, to } = list.filters;
+  const statusValue = isDictValue(ORDER_STATUSES, status) ? status : undefined;
+  const typeValue = isDictValue(ORDER_TYPES, type) ? type : undefined;
+  const [search, setSearch] = useState(orderNo ?? '');
+  const query = useOrdersQuery({
+    page: list.page,
+    pageSize: PAGE_SIZE,
+    status: statusValue,
+    type: typeValue,
+    orderNo: orderNo?.trim() || undefined,
+    ...daysToQuery(from, to),
+  });
+  const filtered = Boolean(statusValue || typeValue || orderNo || from);
+  const marketBuilt = Boolean(findRoute(MARKET_PATH)?.page);
+
+  return (
+    <div className="slg-page">
+      <PageHeader title={T.title} description={T.description} />
+      <Card>
+        <FilterBar
+          onReset={() => {
+            setSearch('');
+            list.reset();
+          }}
+        >
+          <DictSelect label={T.filters.status} dict={ORDER_STATUSES} value={statusValue} onChange={(value) => list.setFilters({ status: value })} />
+          <DictSelect label={T.filters.type} dict={ORDER_TYPES} value={typeValue} width={200} onChange={(value) => list.setFilters({ type: value })} />
+          <Input.Search
+            aria-label={T.filters.orderNo}
+            placeholder={T.filters.orderNoPlaceholder}
+            allowClear
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            onSearch={(value) => list.setFilters({ orderNo: value.trim() })}
+            style={{ width: 240 }}
+          />
+          <DayRangeFilter from={from} to={to} onChange={(days) => list.setFilters(days)} />
+        </FilterBar>
+        <DataTable<OrderSummaryDto>
+          rowKey="orderNo"
+          columns={COLUMNS}
+          query={query}
+          page={list.page}
+          onPageChange={list.setPage}
+          errorTitle={T.loadFailed}
+          rowClassName={() => 'slg-cost-row-clickable'}
+          onRow={(row) => ({ onClick: () => void navigate(orderDetailPath(row.orderNo)) })}
+          empty={
+            <Empty description={filtered ? T.emptyFiltered : T.empty}>
+              {filtered ? null : marketBuilt ? (
+                <LinkButton to={MARKET_PATH} type="primary">
+                  {T.emptyAction}
+                </LinkButton>
+              ) : (
+                <LinkButton to={COST_PATHS.recharge}>{T.emptyRecharge}</LinkButton>
+              )}
+            </Empty>
+          }
+        />
+      </Card>
+    </div>
+  );
+}

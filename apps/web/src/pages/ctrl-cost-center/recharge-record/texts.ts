@@ -1,0 +1,33 @@
+export const RECHARGE_RECORD_TEXTS = {
+  title: '充值记录',
+  description: '每一笔充值的状态与到账时间。',
+  recharge: '去充值',
+  filters: { status: '状态', channel: '充值方式' },
+  columns: {
+    rechargeId: '充值单号',
+    amount: '金额',
+    channel: '方式',
+    status: '状态',
+    createdAt: '创建时间',
+    paidAt: '到账时间',
+    actions: '操作',
+  },
+  actions: {
+    pay: '去支付',
+    reference: '提交流水号',
+    referenceSubmitted: (reference: string) => `已提交流水号：${reference}`,
+  },
+  empty: '暂无充值记录',
+  emptyFiltered: '没有符合条件的充值记录',
+  loadFailed: '充值记录加载失败',
+  referenceModal: {
+    title: '提交对公转账流水号',
+    label: '银行流水号',
+    placeholder: '请输入转账回单上的流水号',
+    required: '请输入银行流水号',
+    length: '银行流水号为 4–64 个字符',
+    submit: '提交',
+    cancel: '取消',
+    success: '转账信息已提交，财务确认后到账',
+  },
+} as const;

@@ -1,0 +1,22 @@
+export const VOUCHER_TEXTS = {
+  title: '代金券',
+  description: '代金券在支付包年包月等预付费订单时抵扣，不可提现、不找零。',
+  redeem: '兑换代金券',
+  tabs: { UNUSED: '未使用', USED: '已使用', EXPIRED: '已过期' },
+  noThreshold: '无门槛',
+  threshold: (amount: string) => `满${amount}可用`,
+  scopeAll: '适用于所有预付费订单',
+  scope: (labels: string) => `适用于：${labels}`,
+  validity: (from: string, to: string) => `有效期：${from} 至 ${to}`,
+  usedAt: (time: string) => `使用时间：${time}`,
+  usedOrder: '使用订单：',
+  empty: {
+    UNUSED: '暂无可用代金券',
+    USED: '暂无已使用的代金券',
+    EXPIRED: '暂无已过期的代金券',
+  },
+  emptyAction: '用兑换码兑换',
+  loadFailed: '代金券加载失败',
+  total: (total: number) => `共 ${total} 张`,
+  listLabel: (tab: string) => `${tab}的代金券`,
+} as const;
