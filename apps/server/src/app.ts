@@ -143,7 +143,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   if (deps.payments.has('sandbox')) await app.register(sandboxGatewayRoutes(deps), { prefix: '/sandbox-pay' });
 
   app.setNotFoundHandler((request, reply) => {
-    const wantsPage = request.method === 'GET' && !request.url.startsWith('/api') && !request.url.startsWith('/sandbox-pay');
+    const path = request.url.split('?')[0] ?? '';
+    // Client-side routes get the console; a missing file (an old chunk after a release) gets a real 404.
+    const wantsPage = request.method === 'GET' && !/^\/(api|sandbox-pay|assets)(\/|$)/.test(path) && !/\.[a-z0-9]+$/i.test(path);
     if (renderIndex && wantsPage) return reply.type('text/html; charset=utf-8').send(renderIndex(request.url));
     return reply.status(404).send(failure(ErrorCodes.NOT_FOUND.code, ErrorCodes.NOT_FOUND.message));
   });

@@ -3,6 +3,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 import { APP_TITLE_DEFAULT } from '@slg/shared';
+import type { AlipayOptions } from './providers/payments/alipay.js';
+import type { WechatPayOptions } from './providers/payments/wechatpay.js';
 
 const SMS_PROVIDERS = ['console', 'aliyun', 'tencent'] as const;
 const COMPUTE_DRIVERS = ['sim', 'kubernetes'] as const;
@@ -79,16 +81,10 @@ export interface Config {
   webDistDir: string;
   /** Phones that get the operator role when they register or when the server starts. */
   operatorTelephones: string[];
-  wechatPay: {
-    appId: string;
-    mchId: string;
-    serialNo: string;
-    privateKeyPem: string;
-    apiV3Key: string;
-    platformPublicKeyPem: string;
-    platformSerialNo?: string;
-  } | null;
-  alipay: { appId: string; privateKeyPem: string; alipayPublicKeyPem: string; gateway?: string; sellerId?: string } | null;
+  /** WeChat Pay merchant credentials (WECHATPAY_*), when all the required ones are set. */
+  wechatPay: Omit<WechatPayOptions, 'baseUrl' | 'fetchImpl' | 'now'> | null;
+  /** Alipay application credentials (ALIPAY_*), when all the required ones are set. */
+  alipay: Omit<AlipayOptions, 'fetchImpl' | 'now'> | null;
   /** Where bank-transfer recharges go, shown to the payer. */
   bankAccount: { bankName: string; accountName: string; accountNo: string } | null;
   aliyunSms: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string } | undefined;

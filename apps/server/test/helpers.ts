@@ -62,7 +62,7 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  overrides: { env?: Record<string, string>; sms?: (clock: TestClock) => SmsProvider } = {},
+  overrides: { env?: Record<string, string>; sms?: (clock: TestClock) => SmsProvider; serveWeb?: boolean } = {},
 ): Promise<TestApp> {
   const config: Config = loadConfig({
     NODE_ENV: 'test',
@@ -80,7 +80,7 @@ export async function createTestApp(
     payments: createPaymentGateways(config),
     now: clock.now,
   };
-  const app = await buildApp(deps, { logger: false });
+  const app = await buildApp(deps, { logger: false, serveWeb: overrides.serveWeb ?? false });
   await app.ready();
   return {
     app,
@@ -151,6 +151,17 @@ export async function registerUser(
   return { telephone, ...registered.body.result };
 }
 
+/** Logs in with the password and returns a fresh access token (tests move the clock past the token lifetime). */
+export async function loginToken(test: TestApp, telephone: string, password = TEST_PASSWORD): Promise<string> {
+  const login = await call<{ jwtToken: string }>(test.app, {
+    method: 'POST',
+    url: '/api/v1/auth/login',
+    payload: { telephone, password, countryCode: 86 },
+  });
+  if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
+  return login.body.result.jwtToken;
+}
+
 /** Polls until `check` passes (for effects the server finishes asynchronously); bounded, no fixed sleeps. */
 export async function eventually(check: () => Promise<void>, attempts = 200): Promise<void> {
   let lastError: unknown;
@@ -183,9 +194,4 @@ export async function rechargeThroughSandbox(test: TestApp, token: string, amoun
     if (status.body.result.status !== 'SUCCESS') throw new Error(`recharge ${rechargeId} is ${status.body.result.status}`);
   });
   return rechargeId;
-}
-
-export async function userIdOf(test: TestApp, token: string): Promise<number> {
-  const info = await call<{ userId: number }>(test.app, { method: 'GET', url: '/api/v1/user/userinfo', token });
-  return info.body.result.userId;
 }

@@ -40,6 +40,9 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     // bigint columns (ledger sums) come back as strings by default; money here stays well inside 2^53.
     pg.types.setTypeParser(20, (value: string) => Number.parseInt(value, 10));
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection can die under us (PostgreSQL restarts, failover, an admin terminating it): the
+    // pool replaces it on the next checkout; without a listener Node would crash the whole process.
+    pool.on('error', (error) => console.error(`PostgreSQL 空闲连接断开: ${error.message}`));
     const db = drizzle(pool, { schema });
     return {
       db,

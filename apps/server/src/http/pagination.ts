@@ -22,6 +22,21 @@ export function pageOf<T>(list: T[], total: number, query: PageQuery): Page<T> {
   return { list, total, page: query.page, pageSize: query.pageSize };
 }
 
+/**
+ * One page of a list: reads the page's rows (`limit`/`offset` from the query) and the total count in
+ * parallel, then turns the rows into items. `toItems` gets the whole page, so a look-up the items need
+ * (say, their child rows) is one query, not one per row.
+ */
+export async function paged<Row, Item>(
+  query: PageQuery,
+  rows: (limit: number, offset: number) => PromiseLike<Row[]>,
+  total: () => PromiseLike<number>,
+  toItems: (rows: Row[]) => Item[] | PromiseLike<Item[]>,
+): Promise<Page<Item>> {
+  const [page, count] = await Promise.all([rows(query.pageSize, offsetOf(query)), total()]);
+  return pageOf(await toItems(page), count, query);
+}
+
 /** Response schema of a page of `item`. */
 export function pageSchema<T extends z.ZodType>(item: T) {
   return z.object({ list: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { ErrorCodes, NO_PERMISSIONS } from '@slg/shared';
-import { call, createTestApp, registerUser, TEST_PASSWORD, uniquePhone, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, loginToken, registerUser, uniquePhone, type TestApp } from '../../../test/helpers.js';
 import { auditLogs, issueBatches, recharges, redemptionCodes, users, vouchers, wallets } from '../../db/schema/index.js';
 import { SessionService } from '../auth/sessions.js';
 import { walletsOutOfBalance } from '../billing/ledger.js';
@@ -22,19 +22,10 @@ afterAll(async () => {
 
 const db = () => t.deps.database.db;
 
-async function tokenOf(telephone: string): Promise<string> {
-  const login = await call<{ jwtToken: string }>(t.app, {
-    method: 'POST',
-    url: '/api/v1/auth/login',
-    payload: { telephone, password: TEST_PASSWORD, countryCode: 86 },
-  });
-  if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
-  return login.body.result.jwtToken;
-}
-
+const operatorToken = () => loginToken(t, operatorPhone);
 const post = async <T = unknown>(url: string, payload: unknown) =>
-  call<T>(t.app, { method: 'POST', url: `/api/v1${url}`, token: await tokenOf(operatorPhone), payload: payload as Record<string, unknown> });
-const get = async <T = unknown>(url: string) => call<T>(t.app, { method: 'GET', url: `/api/v1${url}`, token: await tokenOf(operatorPhone) });
+  call<T>(t.app, { method: 'POST', url: `/api/v1${url}`, token: await operatorToken(), payload: payload as Record<string, unknown> });
+const get = async <T = unknown>(url: string) => call<T>(t.app, { method: 'GET', url: `/api/v1${url}`, token: await operatorToken() });
 
 const countOf = async (table: typeof issueBatches | typeof vouchers | typeof redemptionCodes | typeof auditLogs) =>
   (await db().select({ value: count() }).from(table))[0]?.value ?? 0;

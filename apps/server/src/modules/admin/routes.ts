@@ -63,6 +63,13 @@ const redeemCodesBody = z.object({
   expiresInDays: days('兑换码有效天数'),
 });
 
+/** The voucher terms both bodies carry, in the service's names (amounts in fen, defaults applied). */
+const voucherTerms = (body: { amount: number; minOrderAmount?: number | undefined; scope?: string[] | undefined }) => ({
+  amountFen: body.amount,
+  minOrderFen: body.minOrderAmount ?? 0,
+  scope: body.scope ?? [],
+});
+
 const invoiceNoField = text('发票号码')
   .trim()
   .regex(/^[0-9A-Za-z-]{1,64}$/, '发票号码应为1-64位字母、数字或短横线');
@@ -134,17 +141,8 @@ export const adminRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app)
     },
     async (request, reply) =>
       once(deps.database.db, request, reply, async () => {
-        const body = request.body;
-        return ok(
-          await admin.issueVouchers(principalOf(request).userId, {
-            telephones: body.telephones,
-            name: body.name,
-            amountFen: body.amount,
-            minOrderFen: body.minOrderAmount ?? 0,
-            scope: body.scope ?? [],
-            validDays: body.validDays,
-          }),
-        );
+        const { telephones, name, validDays } = request.body;
+        return ok(await admin.issueVouchers(principalOf(request).userId, { telephones, name, ...voucherTerms(request.body), validDays }));
       }),
   );
 
@@ -161,17 +159,15 @@ export const adminRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app)
     },
     async (request, reply) =>
       once(deps.database.db, request, reply, async () => {
-        const body = request.body;
+        const { name, count, kind, voucherValidDays, expiresInDays } = request.body;
         return ok(
           await admin.createRedeemCodes(principalOf(request).userId, {
-            name: body.name,
-            count: body.count,
-            kind: body.kind,
-            amountFen: body.amount,
-            minOrderFen: body.minOrderAmount ?? 0,
-            scope: body.scope ?? [],
-            voucherValidDays: body.voucherValidDays ?? 30,
-            expiresInDays: body.expiresInDays,
+            name,
+            count,
+            kind,
+            ...voucherTerms(request.body),
+            voucherValidDays: voucherValidDays ?? 30,
+            expiresInDays,
           }),
         );
       }),

@@ -1,9 +1,9 @@
-import { count, desc, eq, and, inArray } from 'drizzle-orm';
+import { desc, eq, and, inArray } from 'drizzle-orm';
 import type { Page } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import { auditLogs, issueBatches, recharges, redemptionCodes, users, vouchers } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { offsetOf, pageOf, type PageQuery } from '../../http/pagination.js';
+import { paged, type PageQuery } from '../../http/pagination.js';
 import { toRechargeView, type RechargeChannel, type RechargeView } from '../billing/recharges.js';
 import { generateRedeemCode } from '../vouchers/codes.js';
 import { recordAudit } from './audit.js';
@@ -174,14 +174,11 @@ export class AdminService {
   }
 
   async auditLogs(query: PageQuery): Promise<Page<AuditLogView>> {
-    const [rows, [total]] = await Promise.all([
-      this.db.select().from(auditLogs).orderBy(desc(auditLogs.createdAt), desc(auditLogs.id)).limit(query.pageSize).offset(offsetOf(query)),
-      this.db.select({ value: count() }).from(auditLogs),
-    ]);
-    return pageOf(
-      rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
-      total?.value ?? 0,
+    return paged(
       query,
+      (limit, offset) => this.db.select().from(auditLogs).orderBy(desc(auditLogs.createdAt), desc(auditLogs.id)).limit(limit).offset(offset),
+      () => this.db.$count(auditLogs),
+      (rows) => rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() })),
     );
   }
 
@@ -193,21 +190,19 @@ export class AdminService {
       query.status ? eq(recharges.status, query.status) : undefined,
       query.channel ? eq(recharges.channel, query.channel) : undefined,
     );
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select({ recharge: recharges, ownerTelephone: users.telephone })
-        .from(recharges)
-        .innerJoin(users, eq(users.id, recharges.ownerId))
-        .where(where)
-        .orderBy(desc(recharges.createdAt), desc(recharges.id))
-        .limit(query.pageSize)
-        .offset(offsetOf(query)),
-      this.db.select({ value: count() }).from(recharges).where(where),
-    ]);
-    return pageOf(
-      rows.map((row) => ({ ...toRechargeView(row.recharge), ownerTelephone: row.ownerTelephone })),
-      total?.value ?? 0,
+    return paged(
       query,
+      (limit, offset) =>
+        this.db
+          .select({ recharge: recharges, ownerTelephone: users.telephone })
+          .from(recharges)
+          .innerJoin(users, eq(users.id, recharges.ownerId))
+          .where(where)
+          .orderBy(desc(recharges.createdAt), desc(recharges.id))
+          .limit(limit)
+          .offset(offset),
+      () => this.db.$count(recharges, where),
+      (rows) => rows.map((row) => ({ ...toRechargeView(row.recharge), ownerTelephone: row.ownerTelephone })),
     );
   }
 }

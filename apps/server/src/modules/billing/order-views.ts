@@ -1,10 +1,10 @@
-import { and, asc, count, desc, eq, gte, like, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, like, lt } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Database, Executor } from '../../db/client.js';
 import { ledgerEntries, ledgerTransactions, orders, vouchers } from '../../db/schema/index.js';
 import { ownedBy } from '../../db/scope.js';
 import { AppError } from '../../http/errors.js';
-import { offsetOf, pageOf, type PageQuery } from '../../http/pagination.js';
+import { paged, type PageQuery } from '../../http/pagination.js';
 import type { Principal } from '../auth/principal.js';
 import type { Order, Voucher } from './orders.js';
 
@@ -103,11 +103,12 @@ export async function listOrders(db: Database, principal: Principal, filter: Ord
     filter.startTime ? gte(orders.createdAt, new Date(filter.startTime)) : undefined,
     filter.endTime ? lt(orders.createdAt, new Date(filter.endTime)) : undefined,
   );
-  const [rows, [total]] = await Promise.all([
-    db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(filter.pageSize).offset(offsetOf(filter)),
-    db.select({ total: count() }).from(orders).where(where),
-  ]);
-  return pageOf(rows.map(toOrderSummary), total?.total ?? 0, filter);
+  return paged(
+    filter,
+    (limit, offset) => db.select().from(orders).where(where).orderBy(desc(orders.createdAt), desc(orders.id)).limit(limit).offset(offset),
+    () => db.$count(orders, where),
+    (rows) => rows.map(toOrderSummary),
+  );
 }
 
 /** The caller's order by number, or 404 (an order of another account is not found, not forbidden). */

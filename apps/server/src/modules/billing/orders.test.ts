@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { call, createTestApp, rechargeThroughSandbox, registerUser, userIdOf, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
 import { vouchers, wallets } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { userIdOf } from '../invoices/test-factories.js';
 import { postTransaction, unbalancedTransactions, walletsOutOfBalance } from './ledger.js';
 import { OrderService, type OpenOrderInput } from './orders.js';
 
@@ -21,7 +22,7 @@ const db = () => t.deps.database.db;
 async function fundedUser(amount: number) {
   const user = await registerUser(t);
   if (amount > 0) await rechargeThroughSandbox(t, user.jwtToken, amount);
-  const userId = await userIdOf(t, user.jwtToken);
+  const userId = await userIdOf(db(), user.telephone);
   return { ...user, userId };
 }
 

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { call, createTestApp, eventually, rechargeThroughSandbox, registerUser, userIdOf, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, eventually, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
 import { ledgerTransactions, recharges } from '../../db/schema/index.js';
 import { SANDBOX_SIGNATURE_HEADER, type SandboxGateway } from '../../providers/payments/sandbox.js';
+import { userIdOf } from '../invoices/test-factories.js';
 import { unbalancedTransactions, walletsOutOfBalance } from './ledger.js';
 import { RechargeService } from './recharges.js';
 
@@ -202,7 +203,7 @@ describe('recharge through the sandbox gateway', () => {
     });
     expect(reference.body.result.bankReference).toBe('CMB20261121001');
     const service = new RechargeService(t.deps);
-    const operatorId = await userIdOf(t, (await registerUser(t)).jwtToken);
+    const operatorId = await userIdOf(t.deps.database.db, (await registerUser(t)).telephone);
     const confirmed = await service.confirmBankTransfer(operatorId, recharge.rechargeId, undefined);
     expect(confirmed.status).toBe('SUCCESS');
     await expect(service.confirmBankTransfer(operatorId, recharge.rechargeId, undefined)).rejects.toThrow('成功');

@@ -1,11 +1,11 @@
-import { and, count, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import type { Transaction } from '../../db/client.js';
 import { recharges } from '../../db/schema/index.js';
 import { ownedBy } from '../../db/scope.js';
 import { AppError } from '../../http/errors.js';
-import { offsetOf, pageOf, type PageQuery } from '../../http/pagination.js';
+import { paged, type PageQuery } from '../../http/pagination.js';
 import type { GatewayName, NotificationRequest, PaymentGateway } from '../../providers/payments/provider.js';
 import { PaymentGatewayError, PaymentNotifyError } from '../../providers/payments/provider.js';
 import type { Principal } from '../auth/principal.js';
@@ -144,11 +144,12 @@ export class RechargeService {
       filter.startTime ? gte(recharges.createdAt, new Date(filter.startTime)) : undefined,
       filter.endTime ? lt(recharges.createdAt, new Date(filter.endTime)) : undefined,
     );
-    const [rows, [total]] = await Promise.all([
-      this.db.select().from(recharges).where(where).orderBy(desc(recharges.createdAt), desc(recharges.id)).limit(filter.pageSize).offset(offsetOf(filter)),
-      this.db.select({ total: count() }).from(recharges).where(where),
-    ]);
-    return pageOf(rows.map(toRechargeView), total?.total ?? 0, filter);
+    return paged(
+      filter,
+      (limit, offset) => this.db.select().from(recharges).where(where).orderBy(desc(recharges.createdAt), desc(recharges.id)).limit(limit).offset(offset),
+      () => this.db.$count(recharges, where),
+      (rows) => rows.map(toRechargeView),
+    );
   }
 
   async submitBankReference(principal: Principal, rechargeId: string, reference: string): Promise<RechargeView> {

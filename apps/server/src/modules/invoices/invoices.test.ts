@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ErrorCodes } from '@slg/shared';
-import { call, createTestApp, registerUser, TEST_PASSWORD, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, loginToken, registerUser, type TestApp } from '../../../test/helpers.js';
 import { auditLogs, vouchers } from '../../db/schema/index.js';
 import { walletsOutOfBalance } from '../billing/ledger.js';
 import { OrderService } from '../billing/orders.js';
@@ -51,16 +51,6 @@ interface Invoiceable {
   available: number;
 }
 
-async function tokenOf(telephone: string): Promise<string> {
-  const login = await call<{ jwtToken: string }>(t.app, {
-    method: 'POST',
-    url: '/api/v1/auth/login',
-    payload: { telephone, password: TEST_PASSWORD, countryCode: 86 },
-  });
-  if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
-  return login.body.result.jwtToken;
-}
-
 const PERSONAL = { titleType: 'PERSONAL', title: '张三', email: 'zhangsan@example.com' };
 const ENTERPRISE_FULL = {
   titleType: 'ENTERPRISE',
@@ -99,7 +89,7 @@ async function issue(invoiceId: number, fields: Record<string, string>, file?: P
   return call<InvoiceView>(t.app, {
     method: 'POST',
     url: `/api/v1/admin/invoices/${invoiceId}/issue`,
-    token: await tokenOf(operatorPhone),
+    token: await loginToken(t, operatorPhone),
     payload: body.payload,
     headers: body.headers,
   });
@@ -203,7 +193,7 @@ describe('invoicing by recharge', () => {
     const rejected = await call<InvoiceView>(t.app, {
       method: 'POST',
       url: `/api/v1/admin/invoices/${both.body.result.id}/reject`,
-      token: await tokenOf(operatorPhone),
+      token: await loginToken(t, operatorPhone),
       payload: { reason: '抬头有误' },
     });
     expect(rejected.status).toBe(200);
@@ -309,7 +299,7 @@ describe('invoicing by bill month', () => {
     await spend(db(), t.deps.now, user.id, 1_000);
     t.clock.advance(3600);
     await spend(db(), t.deps.now, user.id, 700);
-    const token = await tokenOf(user.telephone);
+    const token = await loginToken(t, user.telephone);
     expect((await invoiceable(token)).months).toEqual([
       { month: '2026-07', consumption: 700, invoiced: 0, invoiceable: 700 },
       { month: '2026-06', consumption: 3_500, invoiced: 2_500, invoiceable: 1_000 },
@@ -318,7 +308,7 @@ describe('invoicing by bill month', () => {
   });
 
   it('never makes gift balance or voucher money invoiceable', async () => {
-    const operatorToken = await tokenOf(operatorPhone);
+    const operatorToken = await loginToken(t, operatorPhone);
     const user = await customer();
     const codes = await call<{ codes: string[] }>(t.app, {
       method: 'POST',
@@ -376,7 +366,7 @@ describe('issuing and downloading the PDF', () => {
     const json = await call(t.app, {
       method: 'POST',
       url: `/api/v1/admin/invoices/${invoiceId}/issue`,
-      token: await tokenOf(operatorPhone),
+      token: await loginToken(t, operatorPhone),
       payload: { invoiceNo: '1' },
     });
     expect(json.status).toBe(415);

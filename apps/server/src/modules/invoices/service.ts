@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { and, count, desc, eq, inArray, isNotNull, or, sql, type AnyColumn } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, or, sql, type AnyColumn } from 'drizzle-orm';
 import { formatYuan, type Page } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
@@ -16,7 +16,7 @@ import {
   wallets,
 } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { offsetOf, pageOf, type PageQuery } from '../../http/pagination.js';
+import { paged, type PageQuery } from '../../http/pagination.js';
 import type { Principal } from '../auth/principal.js';
 import { recordAudit } from '../admin/audit.js';
 import {
@@ -91,6 +91,14 @@ export class InvoiceService {
   private async pool(executor: Executor, ownerId: number): Promise<Invoiceable> {
     const claiming = inArray(invoices.status, CLAIMING_STATUSES);
     const family = executor.select({ id: users.id }).from(users).where(or(eq(users.id, ownerId), eq(users.parentId, ownerId)));
+    /** What the owner's PENDING/SUCCESS invoices already hold, per recharge or per bill month. */
+    const invoicedBy = (key: typeof invoiceItems.rechargeId | typeof invoiceItems.billMonth) =>
+      executor
+        .select({ key, invoiced: sumFen(invoiceItems.amountFen) })
+        .from(invoiceItems)
+        .innerJoin(invoices, eq(invoices.id, invoiceItems.invoiceId))
+        .where(and(eq(invoiceItems.ownerId, ownerId), isNotNull(key), claiming))
+        .groupBy(key);
 
     const [cashRows, byRecharge, consumptionRows, byMonth, [invoicedTotalRow]] = await Promise.all([
       executor
@@ -98,12 +106,7 @@ export class InvoiceService {
         .from(recharges)
         .where(and(eq(recharges.ownerId, ownerId), eq(recharges.status, 'SUCCESS')))
         .orderBy(desc(recharges.paidAt), desc(recharges.createdAt)),
-      executor
-        .select({ rechargeId: invoiceItems.rechargeId, invoiced: sumFen(invoiceItems.amountFen) })
-        .from(invoiceItems)
-        .innerJoin(invoices, eq(invoices.id, invoiceItems.invoiceId))
-        .where(and(eq(invoiceItems.ownerId, ownerId), isNotNull(invoiceItems.rechargeId), claiming))
-        .groupBy(invoiceItems.rechargeId),
+      invoicedBy(invoiceItems.rechargeId),
       // What the family's wallets paid: CONSUME entries are negative, REFUND entries positive.
       executor
         .select({ month: chinaMonth, paid: sql<number>`-coalesce(sum(${ledgerEntries.amountFen}), 0)`.mapWith(Number) })
@@ -112,12 +115,7 @@ export class InvoiceService {
         .where(and(inArray(ledgerEntries.walletId, family), inArray(ledgerTransactions.type, ['CONSUME', 'REFUND'])))
         .groupBy(chinaMonth)
         .orderBy(desc(chinaMonth)),
-      executor
-        .select({ month: invoiceItems.billMonth, invoiced: sumFen(invoiceItems.amountFen) })
-        .from(invoiceItems)
-        .innerJoin(invoices, eq(invoices.id, invoiceItems.invoiceId))
-        .where(and(eq(invoiceItems.ownerId, ownerId), isNotNull(invoiceItems.billMonth), claiming))
-        .groupBy(invoiceItems.billMonth),
+      invoicedBy(invoiceItems.billMonth),
       executor
         .select({ total: sumFen(invoices.amountFen) })
         .from(invoices)
@@ -127,15 +125,15 @@ export class InvoiceService {
     const cashTotal = cashRows.reduce((total, row) => total + row.amountFen, 0);
     const invoicedTotal = invoicedTotalRow?.total ?? 0;
     const available = Math.max(0, cashTotal - invoicedTotal);
-    const invoicedByRecharge = new Map(byRecharge.map((row) => [row.rechargeId, row.invoiced]));
-    const invoicedByMonth = new Map(byMonth.map((row) => [row.month, row.invoiced]));
+    const invoicedByRecharge = new Map(byRecharge.map((row) => [row.key, row.invoiced]));
+    const invoicedByMonth = new Map(byMonth.map((row) => [row.key, row.invoiced]));
     const remainder = (total: number, invoiced: number) => Math.min(available, Math.max(0, total - invoiced));
 
     const monthsSeen = new Set(consumptionRows.map((row) => row.month));
     const months = [
       ...consumptionRows,
       // A month already invoiced whose consumption was refunded away still shows what it holds.
-      ...byMonth.filter((row) => row.month !== null && !monthsSeen.has(row.month)).map((row) => ({ month: row.month ?? '', paid: 0 })),
+      ...byMonth.filter((row) => row.key !== null && !monthsSeen.has(row.key)).map((row) => ({ month: row.key ?? '', paid: 0 })),
     ]
       .filter((row) => row.paid !== 0 || invoicedByMonth.has(row.month))
       .sort((a, b) => b.month.localeCompare(a.month));
@@ -248,21 +246,14 @@ export class InvoiceService {
     const conditions = [ownedBy(principal, 'INVOICE', invoices)];
     if (query.status) conditions.push(eq(invoices.status, query.status));
     const where = and(...conditions);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select()
-        .from(invoices)
-        .where(where)
-        .orderBy(desc(invoices.createdAt), desc(invoices.id))
-        .limit(query.pageSize)
-        .offset(offsetOf(query)),
-      this.db.select({ value: count() }).from(invoices).where(where),
-    ]);
-    const items = await this.itemsOf(this.db, rows.map((row) => row.id));
-    return pageOf(
-      rows.map((row) => toInvoiceView(row, items.get(row.id) ?? [])),
-      total?.value ?? 0,
+    return paged(
       query,
+      (limit, offset) => this.db.select().from(invoices).where(where).orderBy(desc(invoices.createdAt), desc(invoices.id)).limit(limit).offset(offset),
+      () => this.db.$count(invoices, where),
+      async (rows) => {
+        const items = await this.itemsOf(this.db, rows.map((row) => row.id));
+        return rows.map((row) => toInvoiceView(row, items.get(row.id) ?? []));
+      },
     );
   }
 
@@ -318,26 +309,26 @@ export class InvoiceService {
 
   async listAll(query: PageQuery & { status?: InvoiceStatus | undefined }): Promise<Page<AdminInvoiceView>> {
     const where = query.status ? eq(invoices.status, query.status) : undefined;
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select({ invoice: invoices, ownerTelephone: users.telephone })
-        .from(invoices)
-        .innerJoin(users, eq(users.id, invoices.ownerId))
-        .where(where)
-        .orderBy(desc(invoices.createdAt), desc(invoices.id))
-        .limit(query.pageSize)
-        .offset(offsetOf(query)),
-      this.db.select({ value: count() }).from(invoices).where(where),
-    ]);
-    const items = await this.itemsOf(this.db, rows.map((row) => row.invoice.id));
-    return pageOf(
-      rows.map((row) => ({
-        ...toInvoiceView(row.invoice, items.get(row.invoice.id) ?? []),
-        ownerTelephone: row.ownerTelephone,
-        profile: profileOfSnapshot(row.invoice.profile),
-      })),
-      total?.value ?? 0,
+    return paged(
       query,
+      (limit, offset) =>
+        this.db
+          .select({ invoice: invoices, ownerTelephone: users.telephone })
+          .from(invoices)
+          .innerJoin(users, eq(users.id, invoices.ownerId))
+          .where(where)
+          .orderBy(desc(invoices.createdAt), desc(invoices.id))
+          .limit(limit)
+          .offset(offset),
+      () => this.db.$count(invoices, where),
+      async (rows) => {
+        const items = await this.itemsOf(this.db, rows.map((row) => row.invoice.id));
+        return rows.map((row) => ({
+          ...toInvoiceView(row.invoice, items.get(row.invoice.id) ?? []),
+          ownerTelephone: row.ownerTelephone,
+          profile: profileOfSnapshot(row.invoice.profile),
+        }));
+      },
     );
   }
 

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps.js';
 import type { Transaction } from '../../db/client.js';
 import { issueBatches, orders, redeemFailures, redemptionCodes, vouchers } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { offsetOf, pageOf, type PageQuery } from '../../http/pagination.js';
+import { paged, type PageQuery } from '../../http/pagination.js';
 import type { Principal } from '../auth/principal.js';
 import { payingWalletOf, postTransaction } from '../billing/ledger.js';
 import { toVoucherView, type VoucherView } from '../billing/order-views.js';
@@ -41,21 +41,19 @@ export class VoucherService {
     if (query.status === 'UNUSED') conditions.push(isNull(vouchers.usedAt), gt(vouchers.validTo, now));
     if (query.status === 'EXPIRED') conditions.push(isNull(vouchers.usedAt), lte(vouchers.validTo, now));
     const where = and(...conditions);
-    const [rows, [total]] = await Promise.all([
-      this.db
-        .select({ voucher: vouchers, orderNo: orders.orderNo })
-        .from(vouchers)
-        .leftJoin(orders, eq(orders.id, vouchers.usedOrderId))
-        .where(where)
-        .orderBy(desc(vouchers.createdAt), desc(vouchers.id))
-        .limit(query.pageSize)
-        .offset(offsetOf(query)),
-      this.db.select({ value: count() }).from(vouchers).where(where),
-    ]);
-    return pageOf(
-      rows.map((row) => toVoucherView(row.voucher, now, row.orderNo)),
-      total?.value ?? 0,
+    return paged(
       query,
+      (limit, offset) =>
+        this.db
+          .select({ voucher: vouchers, orderNo: orders.orderNo })
+          .from(vouchers)
+          .leftJoin(orders, eq(orders.id, vouchers.usedOrderId))
+          .where(where)
+          .orderBy(desc(vouchers.createdAt), desc(vouchers.id))
+          .limit(limit)
+          .offset(offset),
+      () => this.db.$count(vouchers, where),
+      (rows) => rows.map((row) => toVoucherView(row.voucher, now, row.orderNo)),
     );
   }
 

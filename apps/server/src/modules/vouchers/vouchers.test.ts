@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ErrorCodes, REDEEM_FAILURE_WINDOW_SECONDS } from '@slg/shared';
-import { call, createTestApp, registerUser, TEST_PASSWORD, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, loginToken, registerUser, type TestApp } from '../../../test/helpers.js';
 import { ledgerEntries, redeemFailures, redemptionCodes, users, vouchers, wallets } from '../../db/schema/index.js';
 import { NO_PERMISSIONS } from '@slg/shared';
 import { SessionService } from '../auth/sessions.js';
@@ -18,22 +18,11 @@ beforeAll(async () => {
   await makeOperator(t.deps.database.db, operatorPhone);
 });
 
-/** A fresh access token (tests move the clock past the token lifetime). */
-async function tokenOf(telephone: string): Promise<string> {
-  const login = await call<{ jwtToken: string }>(t.app, {
-    method: 'POST',
-    url: '/api/v1/auth/login',
-    payload: { telephone, password: TEST_PASSWORD, countryCode: 86 },
-  });
-  if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
-  return login.body.result.jwtToken;
-}
-
 const issueVoucher = async (telephone: string, name: string, amount: number, validDays: number) => {
   const issued = await call(t.app, {
     method: 'POST',
     url: '/api/v1/admin/vouchers',
-    token: await tokenOf(operatorPhone),
+    token: await loginToken(t, operatorPhone),
     payload: { telephones: [telephone], name, amount, validDays },
   });
   expect(issued.status, JSON.stringify(issued.body)).toBe(200);
@@ -66,7 +55,7 @@ async function createCodes(body: Record<string, unknown>): Promise<string[]> {
   const created = await call<{ batchId: number; codes: string[] }>(t.app, {
     method: 'POST',
     url: '/api/v1/admin/redeem-codes',
-    token: await tokenOf(operatorPhone),
+    token: await loginToken(t, operatorPhone),
     payload: { name: '新用户礼包', count: 1, expiresInDays: 30, ...body },
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -173,7 +162,7 @@ describe('redeeming codes', () => {
       expect(wrong.body.rspmsg).toBe('兑换码不存在或已失效');
     }
     t.clock.advance(24 * 3600 + 1);
-    user.jwtToken = await tokenOf(user.telephone);
+    user.jwtToken = await loginToken(t, user.telephone);
     const expired = await redeem(user.jwtToken, expiring);
     expect(expired.status).toBe(400);
     expect(expired.body.rspcode).toBe(ErrorCodes.REDEEM_CODE_INVALID.code);
@@ -188,7 +177,7 @@ describe('redeeming codes', () => {
     expect(code?.redeemedAt).toBeNull();
 
     t.clock.advance(REDEEM_FAILURE_WINDOW_SECONDS + 1);
-    user.jwtToken = await tokenOf(user.telephone);
+    user.jwtToken = await loginToken(t, user.telephone);
     const later = await redeem(user.jwtToken, good);
     expect(later.status).toBe(200);
     expect(await balanceOf(user.jwtToken)).toBe(100);
@@ -231,7 +220,7 @@ describe('voucher list', () => {
     t.clock.advance(3600);
     await issueVoucher(user.telephone, '长期券', 3000, 30);
     await issueVoucher(user.telephone, '待用券', 500, 30);
-    user.jwtToken = await tokenOf(user.telephone);
+    user.jwtToken = await loginToken(t, user.telephone);
     const all = await listVouchers(user.jwtToken);
     const byName = new Map(all.body.result.list.map((voucher) => [voucher.name, voucher]));
     const longOne = byName.get('长期券');
@@ -240,7 +229,7 @@ describe('voucher list', () => {
     const order = await openOrder(db(), t.deps.now, userId, 3000);
     await db().transaction((tx) => new OrderService(t.deps.now).pay(tx, order.id, { mode: 'use', voucherId: longOne.id }));
     t.clock.advance(24 * 3600);
-    user.jwtToken = await tokenOf(user.telephone);
+    user.jwtToken = await loginToken(t, user.telephone);
 
     const statusOf = async (status: string) =>
       (await listVouchers(user.jwtToken, `?status=${status}`)).body.result.list.map((voucher) => voucher.name);

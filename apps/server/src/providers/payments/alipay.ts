@@ -3,13 +3,14 @@ import type {
   CreatedPayment,
   CreatePaymentInput,
   GatewayAcknowledgement,
+  GatewayRuntimeOptions,
   NotificationRequest,
   PaymentGateway,
   VerifiedNotification,
 } from './provider.js';
-import { PaymentGatewayError, PaymentNotifyError } from './provider.js';
+import { PaymentGatewayError, PaymentNotifyError, postToGateway } from './provider.js';
 
-export interface AlipayOptions {
+export interface AlipayOptions extends GatewayRuntimeOptions {
   appId: string;
   /** Application private key (RSA2), PEM or the bare base64 the Alipay key tool prints (PKCS#8 or PKCS#1). */
   privateKeyPem: string;
@@ -19,8 +20,6 @@ export interface AlipayOptions {
   gateway?: string;
   /** When set, notifications must carry this seller_id (the merchant's 2088… PID). */
   sellerId?: string;
-  fetchImpl?: typeof fetch;
-  now?: () => Date;
 }
 
 export const ALIPAY_GATEWAY = 'https://openapi.alipay.com/gateway.do';
@@ -230,20 +229,12 @@ export class AlipayGateway implements PaymentGateway {
     for (const [key, value] of Object.entries(params)) (QUERY_PARAMS.includes(key) ? query : form).append(key, value);
     const url = `${this.options.gateway ?? ALIPAY_GATEWAY}?${query.toString()}`;
 
-    const fetchImpl = this.options.fetchImpl ?? fetch;
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetchImpl(url, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=utf-8', Accept: 'application/json' },
-        body: form.toString(),
-        signal: AbortSignal.timeout(10_000),
-      });
-      text = await response.text();
-    } catch (error) {
-      throw new PaymentGatewayError(`支付宝下单请求失败: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const { response, text } = await postToGateway(
+      this.options,
+      url,
+      { headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=utf-8', Accept: 'application/json' }, body: form.toString() },
+      '支付宝下单请求失败',
+    );
 
     let parsed: unknown;
     try {

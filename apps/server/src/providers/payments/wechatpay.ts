@@ -11,13 +11,14 @@ import type {
   CreatedPayment,
   CreatePaymentInput,
   GatewayAcknowledgement,
+  GatewayRuntimeOptions,
   NotificationRequest,
   PaymentGateway,
   VerifiedNotification,
 } from './provider.js';
-import { PaymentGatewayError, PaymentNotifyError } from './provider.js';
+import { PaymentGatewayError, PaymentNotifyError, postToGateway } from './provider.js';
 
-export interface WechatPayOptions {
+export interface WechatPayOptions extends GatewayRuntimeOptions {
   /** 公众号/小程序/开放平台 AppID bound to the merchant. */
   appId: string;
   /** 商户号. */
@@ -34,8 +35,6 @@ export interface WechatPayOptions {
   platformSerialNo?: string;
   /** Default https://api.mch.weixin.qq.com. */
   baseUrl?: string;
-  fetchImpl?: typeof fetch;
-  now?: () => Date;
 }
 
 export const WECHATPAY_BASE_URL = 'https://api.mch.weixin.qq.com';
@@ -194,12 +193,10 @@ export class WechatPayGateway implements PaymentGateway {
       privateKey: this.privateKey,
     });
 
-    const fetchImpl = this.options.fetchImpl ?? fetch;
-    let response: Response;
-    let text: string;
-    try {
-      response = await fetchImpl(url, {
-        method: 'POST',
+    const { response, text } = await postToGateway(
+      this.options,
+      url,
+      {
         headers: {
           Authorization: authorization,
           Accept: 'application/json',
@@ -207,12 +204,9 @@ export class WechatPayGateway implements PaymentGateway {
           'User-Agent': 'suanligang-server',
         },
         body,
-        signal: AbortSignal.timeout(10_000),
-      });
-      text = await response.text();
-    } catch (error) {
-      throw new PaymentGatewayError(`微信支付下单请求失败: ${error instanceof Error ? error.message : String(error)}`);
-    }
+      },
+      '微信支付下单请求失败',
+    );
     const parsed = parseJson(text);
     const result = isRecord(parsed) ? parsed : {};
     if (!response.ok) {
