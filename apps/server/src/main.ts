@@ -5,6 +5,7 @@ import { seedDictionaries } from './db/seed/seed.js';
 import { createSmsProvider } from './providers/sms/index.js';
 import { createPaymentGateways } from './providers/payments/index.js';
 import { buildApp } from './app.js';
+import { platformJobs, startJobs } from './jobs/scheduler.js';
 import { applyOperatorTelephones } from './modules/users/service.js';
 import type { AppDeps } from './deps.js';
 
@@ -18,8 +19,10 @@ async function main(): Promise<void> {
   const deps: AppDeps = { config, database, sms: createSmsProvider(config, now), payments: createPaymentGateways(config), now };
   const app = await buildApp(deps, { serveWeb: true });
 
+  const stopJobs = startJobs(platformJobs(deps), app.log);
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
+    stopJobs();
     await app.close();
     await database.close();
     process.exit(0);

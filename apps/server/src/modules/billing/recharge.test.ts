@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { call, createTestApp, eventually, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, eventually, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
 import { ledgerTransactions, recharges } from '../../db/schema/index.js';
 import { SANDBOX_SIGNATURE_HEADER, type SandboxGateway } from '../../providers/payments/sandbox.js';
 import { userIdOf } from '../invoices/test-factories.js';
@@ -220,6 +220,28 @@ describe('recharge through the sandbox gateway', () => {
     const peek = await call(t.app, { method: 'GET', url: `/api/v1/payment/recharge/${recharge.rechargeId}`, token: stranger.jwtToken });
     expect(peek.status).toBe(404);
     expect((await call(t.app, { method: 'GET', url: '/api/v1/payment/recharge' })).status).toBe(401);
+  });
+
+  it('closes unpaid QR recharges after the payment window, keeps bank transfers, and still credits a late payment', async () => {
+    const user = await registerUser(t);
+    const stale = await createRecharge(user.jwtToken, 300);
+    const bank = await createRecharge(user.jwtToken, 400, 'BANK');
+    const service = new RechargeService(t.deps);
+    t.clock.advance(60 * 60);
+    const fresh = await createRecharge(await loginToken(t, user.telephone), 500);
+    t.clock.advance(60 * 60 + 1);
+    expect(await service.expireStale()).toBeGreaterThanOrEqual(1);
+    const token = await loginToken(t, user.telephone);
+    const statusOf = async (id: string) =>
+      (await call<{ status: string; failureReason: string | null }>(t.app, { method: 'GET', url: `/api/v1/payment/recharge/${id}`, token })).body.result;
+    expect(await statusOf(stale.rechargeId)).toEqual(expect.objectContaining({ status: 'FAILED', failureReason: '支付超时，订单已关闭' }));
+    expect((await statusOf(bank.rechargeId)).status).toBe('CREATED');
+    expect((await statusOf(fresh.rechargeId)).status).toBe('CREATED');
+    // The payer paid at the last second: the gateway's success still credits.
+    const late = sandbox().notificationFor(stale.rechargeId, 300, 'SUCCESS');
+    expect((await notify(late.body, late.signature)).statusCode).toBe(200);
+    expect((await statusOf(stale.rechargeId)).status).toBe('SUCCESS');
+    expect(await balanceOf(token)).toBe(300);
   });
 
   it('recharges end to end through the helper used by other suites', async () => {

@@ -1,4 +1,4 @@
-import { and, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
+import { and, ne, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
 import type { Transaction } from '../../db/client.js';
@@ -19,7 +19,7 @@ type RechargeRow = typeof recharges.$inferSelect;
 
 const LEDGER_CHANNEL: Record<RechargeChannel, LedgerChannel> = { WXPAY: 'WECHAT', ALIPAY: 'ALIPAY', BANK: 'BANK' };
 /** A QR payment is offered for this long before the gateway closes it. */
-const PAYMENT_WINDOW_MS = 2 * 3600 * 1000;
+export const PAYMENT_WINDOW_MS = 2 * 3600 * 1000;
 
 export const rechargeViewSchema = z.object({
   rechargeId: z.string(),
@@ -229,6 +229,20 @@ export class RechargeService {
       await this.credit(tx, row, { providerTradeNo: facts.providerTradeNo });
       return { ok: true };
     });
+  }
+
+  /**
+   * Closes QR recharges whose payment window has passed (the gateway closed them too). One conditional
+   * update, so every replica may run it. A success notification arriving later still credits.
+   */
+  async expireStale(): Promise<number> {
+    const cutoff = new Date(this.deps.now().getTime() - PAYMENT_WINDOW_MS);
+    const expired = await this.db
+      .update(recharges)
+      .set({ status: 'FAILED', failureReason: '支付超时，订单已关闭' })
+      .where(and(eq(recharges.status, 'CREATED'), ne(recharges.channel, 'BANK'), lt(recharges.createdAt, cutoff)))
+      .returning({ id: recharges.id });
+    return expired.length;
   }
 
   gatewayAcknowledgement(gatewayName: string, ok: boolean) {
