@@ -1,7 +1,8 @@
+import { ListEmpty } from '../shared/ListEmpty';
 import { DownloadOutlined } from '@ant-design/icons';
 import { isDictValue, labelOf, ORDER_BILLING_TYPES, ORDER_TYPES } from '@slg/shared';
 import { useMutation } from '@tanstack/react-query';
-import { Button, Card, Empty, type TableColumnsType } from 'antd';
+import { Button, Card, type TableColumnsType } from 'antd';
 import { Link } from 'react-router';
 import { exportBills, useBillsQuery, type BillDto, type BillFilters } from '../../../api/billing';
 import { saveDownload } from '../../../api/download';
@@ -85,9 +86,12 @@ export default function BillsPage() {
           onPageChange={list.setPage}
           errorTitle={T.loadFailed}
           empty={
-            <Empty description={filtered ? T.emptyFiltered : T.empty}>
-              {filtered ? null : <LinkButton to={COST_PATHS.orders}>{T.emptyAction}</LinkButton>}
-            </Empty>
+            <ListEmpty
+              filtered={filtered}
+              text={T.empty}
+              filteredText={T.emptyFiltered}
+              action={<LinkButton to={COST_PATHS.orders}>{T.emptyAction}</LinkButton>}
+            />
           }
         />
       </Card>

@@ -1,5 +1,6 @@
+import { ListEmpty } from '../shared/ListEmpty';
 import { INCOME_TYPES, isDictValue } from '@slg/shared';
-import { Card, Empty, type TableColumnsType } from 'antd';
+import { Card, type TableColumnsType } from 'antd';
 import { Link } from 'react-router';
 import { useLedgerQuery, type LedgerEntryDto } from '../../../api/billing';
 import { DateTime } from '../../../components/DateTime';
@@ -72,13 +73,16 @@ export default function IncomeDetailsPage() {
           onPageChange={list.setPage}
           errorTitle={T.loadFailed}
           empty={
-            <Empty description={filtered ? T.emptyFiltered : T.empty}>
-              {filtered ? null : (
+            <ListEmpty
+              filtered={filtered}
+              text={T.empty}
+              filteredText={T.emptyFiltered}
+              action={
                 <LinkButton to={COST_PATHS.recharge} type="primary">
                   {T.emptyAction}
                 </LinkButton>
-              )}
-            </Empty>
+              }
+            />
           }
         />
       </Card>

@@ -1,7 +1,8 @@
+import { ListEmpty } from '../shared/ListEmpty';
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { INVOICE_STATUSES, INVOICE_TYPES, INVOICING_METHODS, isDictValue, labelOf } from '@slg/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Empty, Popconfirm, Skeleton, Space, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Button, Card, Popconfirm, Skeleton, Space, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useNavigate } from 'react-router';
 import { billingKeys } from '../../../api/billing';
 import { saveDownload } from '../../../api/download';
@@ -154,13 +155,16 @@ export default function InvoicePage() {
           onPageChange={list.setPage}
           errorTitle={T.loadFailed}
           empty={
-            <Empty description={statusValue ? T.emptyFiltered : T.empty}>
-              {statusValue ? null : (
+            <ListEmpty
+              filtered={Boolean(statusValue)}
+              text={T.empty}
+              filteredText={T.emptyFiltered}
+              action={
                 <LinkButton to={COST_PATHS.makePriceInvoice} type="primary">
                   {T.apply}
                 </LinkButton>
-              )}
-            </Empty>
+              }
+            />
           }
         />
       </Card>

@@ -1,5 +1,6 @@
+import { ListEmpty } from '../shared/ListEmpty';
 import { isDictValue, labelOf, ORDER_BILLING_TYPES, ORDER_STATUSES, ORDER_TYPES } from '@slg/shared';
-import { Card, Empty, Input, type TableColumnsType } from 'antd';
+import { Card, Input, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useOrdersQuery, type OrderSummaryDto } from '../../../api/billing';
@@ -105,15 +106,20 @@ export default function OrdersPage() {
           rowClassName={() => 'slg-cost-row-clickable'}
           onRow={(row) => ({ onClick: () => void navigate(orderDetailPath(row.orderNo)) })}
           empty={
-            <Empty description={filtered ? T.emptyFiltered : T.empty}>
-              {filtered ? null : marketBuilt ? (
-                <LinkButton to={MARKET_PATH} type="primary">
-                  {T.emptyAction}
-                </LinkButton>
-              ) : (
-                <LinkButton to={COST_PATHS.recharge}>{T.emptyRecharge}</LinkButton>
-              )}
-            </Empty>
+            <ListEmpty
+              filtered={filtered}
+              text={T.empty}
+              filteredText={T.emptyFiltered}
+              action={
+                marketBuilt ? (
+                  <LinkButton to={MARKET_PATH} type="primary">
+                    {T.emptyAction}
+                  </LinkButton>
+                ) : (
+                  <LinkButton to={COST_PATHS.recharge}>{T.emptyRecharge}</LinkButton>
+                )
+              }
+            />
           }
         />
       </Card>
