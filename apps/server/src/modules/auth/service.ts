@@ -4,14 +4,11 @@ import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
 import { loginFailures, loginLocks, users, wallets } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { SmsCodeService } from '../sms/service.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
 import { SessionService, type TokenPair } from './sessions.js';
 
-function isUniqueViolation(error: unknown): boolean {
-  const pgError = (error as { code?: string; cause?: { code?: string } } | null) ?? null;
-  return pgError?.code === '23505' || pgError?.cause?.code === '23505';
-}
 
 export class AuthService {
   private readonly sms: SmsCodeService;

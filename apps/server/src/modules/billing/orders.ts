@@ -3,6 +3,7 @@ import type { OrderBillingTypeValue, OrderTypeValue } from '@slg/shared';
 import type { Transaction } from '../../db/client.js';
 import { orders, vouchers, type OrderItem } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import { assertPositiveFen, postTransaction } from './ledger.js';
 import { newOrderNo } from './numbers.js';
 
@@ -24,10 +25,6 @@ export interface OpenOrderInput {
 /** How a prepaid order picks its voucher: the best one, a given one, or none. */
 export type VoucherChoice = { mode: 'best' } | { mode: 'none' } | { mode: 'use'; voucherId: number };
 
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } } | null;
-  return e?.code === '23505' || e?.cause?.code === '23505';
-}
 
 /** The part of a voucher an order can use: its amount, never more than the order. */
 export function voucherDiscount(voucher: Pick<Voucher, 'amountFen'>, orderAmountFen: number): number {
