@@ -1,5 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { constants as zlibConstants } from 'node:zlib';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -100,6 +102,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     errorResponseBuilder: () => ({ statusCode: 429, ...failure(ErrorCodes.RATE_LIMITED.code, ErrorCodes.RATE_LIMITED.message) }),
   });
 
+  // JSON and the console page above 1 KB go out compressed; brotli at a low level costs little CPU.
+  // Built assets are already compressed on disk and carry their Content-Encoding, so they pass through.
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
+  });
+
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 10 } });
 
   await app.register(swagger, {
@@ -145,8 +155,12 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     // Client-side routes get the console; a missing file (an old chunk after a release) gets a real 404.
-    const wantsPage = request.method === 'GET' && !/^\/(api|sandbox-pay|assets)(\/|$)/.test(path) && !/\.[a-z0-9]+$/i.test(path);
-    if (renderIndex && wantsPage) return reply.type('text/html; charset=utf-8').send(renderIndex(request.url));
+    const wantsPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !/^\/(api|sandbox-pay|assets)(\/|$)/.test(path) && !/\.[a-z0-9]+$/i.test(path);
+    if (renderIndex && wantsPage) {
+      // The page names the current hashed assets: browsers revalidate it so a release is seen at once.
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(renderIndex(request.url));
+    }
     return reply.status(404).send(failure(ErrorCodes.NOT_FOUND.code, ErrorCodes.NOT_FOUND.message));
   });
 

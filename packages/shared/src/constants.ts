@@ -14,12 +14,12 @@ export const SMS_CODE_LENGTH = 6;
 export const SMS_CODE_TTL_SECONDS = 5 * 60;
 export const SMS_RESEND_INTERVAL_SECONDS = 60;
 export const SMS_DAILY_LIMIT_PER_PHONE = 10;
-export const SMS_MAX_WRONG_ATTEMPTS = 5;
+/** Comparisons allowed against one code, on every path that checks codes; then it is dead. */
+export const SMS_MAX_CHECKS = 5;
 
-/** Password login lockout. */
-export const LOGIN_MAX_FAILURES = 5;
-export const LOGIN_FAILURE_WINDOW_SECONDS = 15 * 60;
-export const LOGIN_LOCK_SECONDS = 15 * 60;
+/** Password checks (sign-in, the old password of a change): at most 5 wrong ones per phone in any 15 minutes. */
+export const PASSWORD_MAX_FAILURES = 5;
+export const PASSWORD_FAILURE_WINDOW_SECONDS = 15 * 60;
 
 /** Request bodies larger than this are refused with 413. */
 export const MAX_BODY_BYTES = 1024 * 1024;

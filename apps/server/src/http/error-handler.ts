@@ -50,6 +50,7 @@ const FASTIFY_ERRORS: Record<string, keyof typeof ErrorCodes> = {
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(error.retryAfterSeconds));
       return reply.status(error.status).send(failure(error.code, error.message));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {

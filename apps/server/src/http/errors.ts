@@ -5,13 +5,16 @@ export class AppError extends Error {
   readonly code: number;
   readonly status: number;
   readonly codeName: ErrorCodeName;
+  /** For refusals by a limit: sent as the Retry-After header. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(codeName: ErrorCodeName, message?: string) {
+  constructor(codeName: ErrorCodeName, message?: string, options: { retryAfterSeconds?: number } = {}) {
     const entry = ErrorCodes[codeName];
     super(message ?? entry.message);
     this.codeName = codeName;
     this.code = entry.code;
     this.status = entry.status;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

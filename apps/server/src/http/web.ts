@@ -21,7 +21,11 @@ export async function registerWebConsole(app: FastifyInstance, config: Config): 
     wildcard: false,
     index: false,
     maxAge: '1h',
+    // The build writes `.br` and `.gz` beside every text asset; the variant the browser accepts is sent
+    // as is, with its Content-Encoding, so nothing is compressed per request.
+    preCompressed: true,
     setHeaders: (reply, path) => {
+      // Hashed file names never change content: cache them for a year.
       if (path.includes('/assets/')) reply.header('cache-control', 'public, max-age=31536000, immutable');
     },
   });

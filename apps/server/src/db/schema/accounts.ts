@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, boolean, index, jsonb, pgTable, smallint, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid, varchar } from 'drizzle-orm/pg-core';
 import type { PermissionMap, Role } from '@slg/shared';
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
@@ -73,7 +73,8 @@ export const smsCodes = pgTable(
     type: varchar('type', { length: 16 }).notNull(),
     codeHash: varchar('code_hash', { length: 64 }).notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    wrongAttempts: smallint('wrong_attempts').notNull().default(0),
+    /** Comparisons made against this code, counted before each one (at most SMS_MAX_CHECKS). */
+    checks: smallint('checks').notNull().default(0),
     consumedAt: timestamp('consumed_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
@@ -96,17 +97,15 @@ export const smsOutbox = pgTable(
   (t) => [index('sms_outbox_phone_idx').on(t.telephone, t.createdAt)],
 );
 
-export const loginFailures = pgTable(
-  'login_failures',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    telephone: varchar('telephone', { length: 20 }).notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index('login_failures_phone_idx').on(t.telephone, t.createdAt)],
-);
-
-export const loginLocks = pgTable('login_locks', {
-  telephone: varchar('telephone', { length: 20 }).primaryKey(),
-  lockedUntil: timestamp('locked_until', { withTimezone: true }).notNull(),
-});
+/**
+ * Sliding windows of attempts (password checks, code redemptions, SMS sends per client address…):
+ * the times of the attempts still inside the window, at most the rule's limit of them. One
+ * INSERT … ON CONFLICT DO UPDATE both counts and decides, so bursts cannot overrun a limit.
+ */
+export const attemptWindows = pgTable('attempt_windows', {
+  scope: varchar('scope', { length: 32 }).notNull(),
+  subject: varchar('subject', { length: 128 }).notNull(),
+  hits: timestamp('hits', { withTimezone: true }).array().notNull(),
+  /** Whether the last attempt counted was let through. */
+  lastAllowed: boolean('last_allowed').notNull(),
+}, (t) => [primaryKey({ columns: [t.scope, t.subject] })]);

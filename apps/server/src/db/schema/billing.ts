@@ -209,16 +209,6 @@ export const redemptionCodes = pgTable(
   (t) => [uniqueIndex('redemption_codes_code_key').on(t.code), index('redemption_codes_batch_idx').on(t.batchId)],
 );
 
-export const redeemFailures = pgTable(
-  'redeem_failures',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    userId: bigint('user_id', { mode: 'number' }).notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index('redeem_failures_user_idx').on(t.userId, t.createdAt)],
-);
-
 export const invoiceProfiles = pgTable('invoice_profiles', {
   ownerId: bigint('owner_id', { mode: 'number' })
     .primaryKey()
@@ -279,17 +269,23 @@ export const invoiceItems = pgTable(
   ],
 );
 
+/**
+ * The answer to each keyed money-moving request. A row is inserted, filled and committed in the same
+ * transaction as the work it answers for, so the key and the effect exist together or not at all.
+ */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
     userId: bigint('user_id', { mode: 'number' }).notNull(),
     key: varchar('key', { length: 128 }).notNull(),
     route: varchar('route', { length: 128 }).notNull(),
+    /** SHA-256 of the route and the request body: the same key with another body is refused. */
+    fingerprint: varchar('fingerprint', { length: 64 }).notNull().default(''),
     statusCode: smallint('status_code').notNull(),
     response: jsonb('response').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.key] })],
+  (t) => [primaryKey({ columns: [t.userId, t.key] }), index('idempotency_keys_created_idx').on(t.createdAt)],
 );
 
 export const auditLogs = pgTable(

@@ -123,8 +123,8 @@ export const adminRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app)
       },
     },
     async (request, reply) =>
-      once(deps.database.db, request, reply, async () =>
-        ok(await rechargeService.confirmBankTransfer(principalOf(request).userId, request.params.rechargeId, request.body?.reference)),
+      once(deps, request, reply, async (tx) =>
+        ok(await rechargeService.confirmBankTransfer(tx, principalOf(request).userId, request.params.rechargeId, request.body?.reference)),
       ),
   );
 
@@ -140,9 +140,9 @@ export const adminRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app)
       },
     },
     async (request, reply) =>
-      once(deps.database.db, request, reply, async () => {
+      once(deps, request, reply, async (tx) => {
         const { telephones, name, validDays } = request.body;
-        return ok(await admin.issueVouchers(principalOf(request).userId, { telephones, name, ...voucherTerms(request.body), validDays }));
+        return ok(await admin.issueVouchers(tx, principalOf(request).userId, { telephones, name, ...voucherTerms(request.body), validDays }));
       }),
   );
 
@@ -158,10 +158,10 @@ export const adminRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app)
       },
     },
     async (request, reply) =>
-      once(deps.database.db, request, reply, async () => {
+      once(deps, request, reply, async (tx) => {
         const { name, count, kind, voucherValidDays, expiresInDays } = request.body;
         return ok(
-          await admin.createRedeemCodes(principalOf(request).userId, {
+          await admin.createRedeemCodes(tx, principalOf(request).userId, {
             name,
             count,
             kind,

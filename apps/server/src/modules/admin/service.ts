@@ -1,6 +1,7 @@
 import { desc, eq, and, inArray } from 'drizzle-orm';
 import type { Page } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
+import type { Executor } from '../../db/client.js';
 import { auditLogs, issueBatches, recharges, redemptionCodes, users, vouchers } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
@@ -54,10 +55,10 @@ export class AdminService {
    * One voucher per listed telephone, in one batch. Any unknown telephone refuses the whole batch,
    * naming them, so the operator can fix the list and nothing is issued twice.
    */
-  async issueVouchers(actorId: number, input: IssueVouchersInput): Promise<{ batchId: number; issued: number }> {
+  async issueVouchers(executor: Executor, actorId: number, input: IssueVouchersInput): Promise<{ batchId: number; issued: number }> {
     const telephones = [...new Set(input.telephones)];
     const now = this.deps.now();
-    const found = await this.db
+    const found = await executor
       .select({ id: users.id, telephone: users.telephone, accountType: users.accountType, parentId: users.parentId })
       .from(users)
       .where(inArray(users.telephone, telephones));
@@ -67,7 +68,7 @@ export class AdminService {
     // Vouchers belong to the main account (a sub-account's voucher pays its main account's orders).
     const owners = found.map((user) => (user.accountType === 2 && user.parentId !== null ? user.parentId : user.id));
 
-    return this.db.transaction(async (tx) => {
+    return executor.transaction(async (tx) => {
       const [batch] = await tx
         .insert(issueBatches)
         .values({
@@ -111,10 +112,10 @@ export class AdminService {
   }
 
   /** A batch of fresh redemption codes; the codes themselves are shown once, here, and never logged. */
-  async createRedeemCodes(actorId: number, input: CreateCodesInput): Promise<{ batchId: number; codes: string[] }> {
+  async createRedeemCodes(executor: Executor, actorId: number, input: CreateCodesInput): Promise<{ batchId: number; codes: string[] }> {
     const now = this.deps.now();
     const voucherOnly = input.kind === 'VOUCHER';
-    return this.db.transaction(async (tx) => {
+    return executor.transaction(async (tx) => {
       const [batch] = await tx
         .insert(issueBatches)
         .values({

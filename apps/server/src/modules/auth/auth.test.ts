@@ -231,7 +231,8 @@ describe('password sign-in', () => {
     for (let i = 0; i < 5; i += 1) expect((await login(user.telephone, 'wrong12345')).status).toBe(400);
     const sixth = await login(user.telephone, TEST_PASSWORD);
     expect(sixth.status).toBe(429);
-    expect(sixth.body.rspmsg).toBe(ErrorCodes.LOGIN_LOCKED.message);
+    expect(sixth.body.rspmsg).toBe('密码错误次数过多，请15分钟后再试');
+    expect(sixth.response.headers['retry-after']).toBe('900');
     t.clock.advance(14 * 60);
     expect((await login(user.telephone, TEST_PASSWORD)).status).toBe(429);
     t.clock.advance(61);

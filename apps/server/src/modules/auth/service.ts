@@ -1,14 +1,14 @@
-import { and, count, eq, gt, lt } from 'drizzle-orm';
-import { LOGIN_FAILURE_WINDOW_SECONDS, LOGIN_LOCK_SECONDS, LOGIN_MAX_FAILURES } from '@slg/shared';
+import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
-import { loginFailures, loginLocks, users, wallets } from '../../db/schema/index.js';
+import { users, wallets } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { SmsCodeService } from '../sms/service.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
 import { SessionService, type TokenPair } from './sessions.js';
-
+import { clearAttempts, giveBackAttempt, takeAttempt } from '../security/attempts.js';
+import { PASSWORD_CHECKS, passwordLocked, passwordSubject } from '../security/rules.js';
 
 export class AuthService {
   private readonly sms: SmsCodeService;
@@ -88,36 +88,16 @@ export class AuthService {
     }
   }
 
-  private async assertNotLocked(telephone: string): Promise<void> {
-    const [lock] = await this.db.select().from(loginLocks).where(eq(loginLocks.telephone, telephone));
-    if (lock && lock.lockedUntil.getTime() > this.deps.now().getTime()) throw new AppError('LOGIN_LOCKED');
-  }
-
-  private async recordFailure(telephone: string): Promise<void> {
-    const now = this.deps.now();
-    await this.db.transaction(async (tx) => {
-      await tx.insert(loginFailures).values({ telephone, createdAt: now });
-      const windowStart = new Date(now.getTime() - LOGIN_FAILURE_WINDOW_SECONDS * 1000);
-      const [recent] = await tx
-        .select({ failures: count() })
-        .from(loginFailures)
-        .where(and(eq(loginFailures.telephone, telephone), gt(loginFailures.createdAt, windowStart)));
-      if ((recent?.failures ?? 0) >= LOGIN_MAX_FAILURES) {
-        const lockedUntil = new Date(now.getTime() + LOGIN_LOCK_SECONDS * 1000);
-        await tx
-          .insert(loginLocks)
-          .values({ telephone, lockedUntil })
-          .onConflictDoUpdate({ target: loginLocks.telephone, set: { lockedUntil } });
-        await tx.delete(loginFailures).where(eq(loginFailures.telephone, telephone));
-      }
-      // Old failures are useless after the window; keep the table small.
-      await tx.delete(loginFailures).where(lt(loginFailures.createdAt, windowStart));
-    });
-  }
-
-  /** Password sign-in. One message for every wrong credential, so it never tells whether a phone exists. */
+  /**
+   * Password sign-in. The check is counted before the password is verified (one statement that counts
+   * and decides), so however many requests arrive at once, at most 5 wrong passwords per phone are
+   * ever checked in 15 minutes; a right one gives its count back. One message for every wrong
+   * credential, so it never tells whether a phone exists.
+   */
   async login(input: { telephone: string; password: string }): Promise<TokenPair> {
-    await this.assertNotLocked(input.telephone);
+    const subject = passwordSubject({ id: 0, telephone: input.telephone });
+    const attempt = await takeAttempt(this.db, PASSWORD_CHECKS, subject, this.deps.now());
+    if (!attempt.allowed) throw passwordLocked(attempt.retryAfterSeconds);
     const [user] = await this.db
       .select({ id: users.id, passwordHash: users.passwordHash, disabledAt: users.disabledAt })
       .from(users)
@@ -125,12 +105,9 @@ export class AuthService {
     const passwordOk = user?.passwordHash
       ? await verifyPassword(user.passwordHash, input.password)
       : (await burnPasswordCheck(input.password), false);
-    if (!user || !passwordOk) {
-      await this.recordFailure(input.telephone);
-      throw new AppError('LOGIN_FAILED');
-    }
+    if (!user || !passwordOk) throw new AppError('LOGIN_FAILED');
+    await giveBackAttempt(this.db, PASSWORD_CHECKS, subject, attempt);
     if (user.disabledAt) throw new AppError('FORBIDDEN', '该账号已被停用，请联系客服');
-    await this.db.delete(loginFailures).where(eq(loginFailures.telephone, input.telephone));
     return this.db.transaction((tx) => this.sessions.start(tx, user.id));
   }
 
@@ -147,7 +124,8 @@ export class AuthService {
       const [user] = updated;
       if (!user) throw new AppError('PHONE_NOT_REGISTERED');
       await this.sessions.endAllFor(tx, user.id);
-      await tx.delete(loginLocks).where(eq(loginLocks.telephone, input.telephone));
+      // Whoever holds the phone proved it: the lockout of wrong passwords is lifted.
+      await clearAttempts(tx, PASSWORD_CHECKS, passwordSubject({ id: user.id, telephone: input.telephone }));
     });
   }
 }

@@ -14,3 +14,9 @@ export function newOrderNo(now: Date): string {
 export function newRechargeId(now: Date): string {
   return `RC${chinaTimestamp(now)}${randomDigits(6)}`;
 }
+
+/** What every recharge id looks like (RC + 20 digits). */
+export const RECHARGE_ID_PATTERN = /^RC\d{20}$/;
+
+/** What every order number looks like (20 digits). */
+export const ORDER_NO_PATTERN = /^\d{20}$/;

@@ -264,7 +264,7 @@ describe('orders', () => {
     expect(recharge.status).toBe(200);
     const pay = await call(t.app, { method: 'POST', url: `/api/v1/order/${order.orderNo}/pay`, token: user.jwtToken, headers, payload: {} });
     expect(pay.status).toBe(409);
-    expect(pay.body.rspmsg).toBe('相同的幂等键已用于其他请求');
+    expect(pay.body.rspmsg).toBe('该 Idempotency-Key 已用于另一个内容不同的请求，请为新请求生成新的 Key');
   });
 
   it('refuses the cost centre to a sub-account without the INVOICE authority', async () => {

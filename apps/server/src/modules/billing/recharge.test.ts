@@ -204,13 +204,13 @@ describe('recharge through the sandbox gateway', () => {
     expect(reference.body.result.bankReference).toBe('CMB20261121001');
     const service = new RechargeService(t.deps);
     const operatorId = await userIdOf(t.deps.database.db, (await registerUser(t)).telephone);
-    const confirmed = await service.confirmBankTransfer(operatorId, recharge.rechargeId, undefined);
+    const confirmed = await service.confirmBankTransfer(t.deps.database.db, operatorId, recharge.rechargeId, undefined);
     expect(confirmed.status).toBe('SUCCESS');
-    await expect(service.confirmBankTransfer(operatorId, recharge.rechargeId, undefined)).rejects.toThrow('成功');
+    await expect(service.confirmBankTransfer(t.deps.database.db, operatorId, recharge.rechargeId, undefined)).rejects.toThrow('成功');
     expect(await balanceOf(user.jwtToken)).toBe(500_000);
     // A WXPAY recharge is never confirmed by hand.
     const qr = await createRecharge(user.jwtToken, 100);
-    await expect(service.confirmBankTransfer(operatorId, qr.rechargeId, 'X')).rejects.toThrow('对公转账');
+    await expect(service.confirmBankTransfer(t.deps.database.db, operatorId, qr.rechargeId, 'X')).rejects.toThrow('对公转账');
   });
 
   it('keeps recharges private to their account', async () => {

@@ -1,17 +1,17 @@
 import { and, ne, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps.js';
-import type { Transaction } from '../../db/client.js';
+import type { Executor, Transaction } from '../../db/client.js';
 import { recharges } from '../../db/schema/index.js';
 import { ownedBy } from '../../db/scope.js';
 import { AppError } from '../../http/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
-import type { GatewayName, NotificationRequest, PaymentGateway } from '../../providers/payments/provider.js';
+import type { CreatedPayment, GatewayName, NotificationRequest, PaymentGateway } from '../../providers/payments/provider.js';
 import { PaymentGatewayError, PaymentNotifyError } from '../../providers/payments/provider.js';
 import type { Principal } from '../auth/principal.js';
 import { recordAudit } from '../admin/audit.js';
 import { payingWalletOf, postTransaction, type LedgerChannel } from './ledger.js';
-import { newRechargeId } from './numbers.js';
+import { newRechargeId, RECHARGE_ID_PATTERN } from './numbers.js';
 
 export const RECHARGE_CHANNELS = ['WXPAY', 'ALIPAY', 'BANK'] as const;
 export type RechargeChannel = (typeof RECHARGE_CHANNELS)[number];
@@ -34,6 +34,15 @@ export const rechargeViewSchema = z.object({
   paidAt: z.string().nullable(),
 });
 export type RechargeView = z.infer<typeof rechargeViewSchema>;
+
+/** What a verified gateway notification must look like before it is looked up. */
+const notifiedFacts = z.object({
+  rechargeId: z.string().regex(RECHARGE_ID_PATTERN),
+  amountFen: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+  providerTradeNo: z.string().max(64).regex(/^[\x21-\x7e]*$/),
+  succeeded: z.boolean(),
+  closed: z.boolean(),
+});
 
 export function toRechargeView(row: RechargeRow): RechargeView {
   return {
@@ -79,15 +88,36 @@ export class RechargeService {
     return { channels: offered, bankAccount: offered.includes('BANK') ? this.deps.config.bankAccount : null };
   }
 
-  async create(principal: Principal, input: { amountFen: number; channel: RechargeChannel }): Promise<RechargeView> {
+  /**
+   * Opens a recharge and, for QR channels, the gateway's payment, in the caller's transaction (the
+   * Idempotency-Key's). Should the process die before the commit, nothing of it remains here; the
+   * gateway's unpaid order, never shown to anyone, closes by itself at the end of the payment window.
+   */
+  async create(tx: Transaction, principal: Principal, input: { amountFen: number; channel: RechargeChannel }): Promise<RechargeView> {
     if (!this.channels().channels.includes(input.channel)) throw new AppError('PAYMENT_CHANNEL_UNAVAILABLE');
     const now = this.deps.now();
-    const walletId = await payingWalletOf(this.db, principal);
+    const walletId = await payingWalletOf(tx, principal);
     const gateway = input.channel === 'BANK' ? null : this.gatewayFor(input.channel);
-    const [row] = await this.db
+    const id = newRechargeId(now);
+    let payment: CreatedPayment = { payUrl: null, qrCode: null };
+    if (gateway) {
+      try {
+        payment = await gateway.createPayment({
+          rechargeId: id,
+          amountFen: input.amountFen,
+          description: `${this.deps.config.appTitle}账户充值`,
+          notifyUrl: `${this.deps.config.publicUrl}/api/v1/payment/notify/${gateway.name}`,
+          expiresAt: new Date(now.getTime() + PAYMENT_WINDOW_MS),
+        });
+      } catch (error) {
+        if (error instanceof PaymentGatewayError) throw new AppError('SERVICE_UNAVAILABLE', `${error.message}，请稍后再试或更换支付方式`);
+        throw error;
+      }
+    }
+    const [row] = await tx
       .insert(recharges)
       .values({
-        id: newRechargeId(now),
+        id,
         ownerId: principal.ownerId,
         creatorId: principal.userId,
         walletId,
@@ -95,32 +125,13 @@ export class RechargeService {
         channel: input.channel,
         provider: gateway?.name ?? 'bank',
         status: 'CREATED',
+        payUrl: payment.payUrl,
+        qrCode: payment.qrCode,
         createdAt: now,
       })
       .returning();
     if (!row) throw new Error('recharge insert returned nothing');
-    if (!gateway) return toRechargeView(row);
-
-    try {
-      const payment = await gateway.createPayment({
-        rechargeId: row.id,
-        amountFen: row.amountFen,
-        description: `${this.deps.config.appTitle}账户充值`,
-        notifyUrl: `${this.deps.config.publicUrl}/api/v1/payment/notify/${gateway.name}`,
-        expiresAt: new Date(now.getTime() + PAYMENT_WINDOW_MS),
-      });
-      const [updated] = await this.db
-        .update(recharges)
-        .set({ payUrl: payment.payUrl, qrCode: payment.qrCode })
-        .where(eq(recharges.id, row.id))
-        .returning();
-      return toRechargeView(updated ?? row);
-    } catch (error) {
-      const reason = error instanceof PaymentGatewayError ? error.message : '支付渠道暂时不可用';
-      await this.db.update(recharges).set({ status: 'FAILED', failureReason: reason }).where(eq(recharges.id, row.id));
-      if (error instanceof PaymentGatewayError) throw new AppError('SERVICE_UNAVAILABLE', `${reason}，请稍后再试或更换支付方式`);
-      throw error;
-    }
+    return toRechargeView(row);
   }
 
   private scoped(principal: Principal): SQL {
@@ -211,6 +222,9 @@ export class RechargeService {
       if (error instanceof PaymentNotifyError) return { ok: false, reason: error.message };
       throw error;
     }
+    // A valid signature says who sent it, not that its content is sane: refuse what no recharge of ours can be.
+    const sane = notifiedFacts.safeParse(facts);
+    if (!sane.success) return { ok: false, reason: `malformed notification: ${sane.error.issues.map((issue) => issue.path.join('.')).join(', ')}` };
     return this.db.transaction(async (tx) => {
       const [row] = await tx.select().from(recharges).where(eq(recharges.id, facts.rechargeId)).for('update');
       if (!row || row.provider !== gateway.name) return { ok: false, reason: `no ${gateway.name} recharge ${facts.rechargeId}` };
@@ -250,8 +264,8 @@ export class RechargeService {
   }
 
   /** The operator saw the money arrive on the bank account: credit the transfer once, and say so in the audit log. */
-  async confirmBankTransfer(actorId: number, rechargeId: string, reference: string | undefined): Promise<RechargeView> {
-    return this.db.transaction(async (tx) => {
+  async confirmBankTransfer(executor: Executor, actorId: number, rechargeId: string, reference: string | undefined): Promise<RechargeView> {
+    return executor.transaction(async (tx) => {
       const [row] = await tx.select().from(recharges).where(eq(recharges.id, rechargeId)).for('update');
       if (!row) throw new AppError('NOT_FOUND', '充值记录不存在');
       if (row.channel !== 'BANK') throw new AppError('STATE_CONFLICT', '只有对公转账需要人工确认');

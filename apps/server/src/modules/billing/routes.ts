@@ -18,15 +18,15 @@ import { OrderService } from './orders.js';
 import { findOrder, listOrders, orderDetail, orderDetailSchema, orderSummarySchema, toVoucherView, voucherViewSchema } from './order-views.js';
 import { RECHARGE_CHANNELS, RechargeService, rechargeViewSchema } from './recharges.js';
 import { billsCsv, StatementService } from './statements.js';
-import { chinaTimestamp } from './numbers.js';
+import { chinaTimestamp, ORDER_NO_PATTERN, RECHARGE_ID_PATTERN } from './numbers.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope };
 const valuesOf = <T extends { value: string }>(items: readonly T[]) => items.map((item) => item.value) as [T['value'], ...T['value'][]];
 const orderTypeField = z.enum(valuesOf(ORDER_TYPES), { error: '订单类型不正确' });
 const orderStatusField = z.enum(valuesOf(ORDER_STATUSES), { error: '订单状态不正确' });
 const ledgerTypeField = z.enum(['CONSUME', 'RECHARGE', 'REFUND', 'WITHDRAW', 'TRANSFER', 'GIFT'], { error: '交易类型不正确' });
-const orderNoParams = z.object({ orderNo: z.string().regex(/^\d{20}$/, '订单号格式不正确') });
-const rechargeIdParams = z.object({ rechargeId: z.string().regex(/^RC\d{20}$/, '充值单号格式不正确') });
+const orderNoParams = z.object({ orderNo: z.string().regex(ORDER_NO_PATTERN, '订单号格式不正确') });
+const rechargeIdParams = z.object({ rechargeId: z.string().regex(RECHARGE_ID_PATTERN, '充值单号格式不正确') });
 
 export const billingRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
   const db = deps.database.db;
@@ -89,8 +89,8 @@ export const billingRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
       },
     },
     async (request, reply) =>
-      once(db, request, reply, async () =>
-        ok(await recharges.create(principalOf(request), { amountFen: request.body.amount, channel: request.body.channel })),
+      once(deps, request, reply, async (tx) =>
+        ok(await recharges.create(tx, principalOf(request), { amountFen: request.body.amount, channel: request.body.channel })),
       ),
   );
 
@@ -267,14 +267,12 @@ export const billingRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
       },
     },
     async (request, reply) =>
-      once(db, request, reply, async () =>
-        db.transaction(async (tx) => {
-          const order = await findOrder(tx, principalOf(request), request.params.orderNo);
-          const voucherId = request.body?.voucherId;
-          const choice = voucherId === undefined ? { mode: 'best' as const } : voucherId === null ? { mode: 'none' as const } : { mode: 'use' as const, voucherId };
-          return ok(await orderDetail(tx, await orderService.pay(tx, order.id, choice)));
-        }),
-      ),
+      once(deps, request, reply, async (tx) => {
+        const order = await findOrder(tx, principalOf(request), request.params.orderNo);
+        const voucherId = request.body?.voucherId;
+        const choice = voucherId === undefined ? { mode: 'best' as const } : voucherId === null ? { mode: 'none' as const } : { mode: 'use' as const, voucherId };
+        return ok(await orderDetail(tx, await orderService.pay(tx, order.id, choice)));
+      }),
   );
 
   app.post(

@@ -45,7 +45,7 @@ interface InvoiceView {
 }
 interface Invoiceable {
   recharges: { rechargeId: string; channel: string; amount: number; invoiced: number; invoiceable: number; paidAt: string | null }[];
-  months: { month: string; consumption: number; invoiced: number; invoiceable: number }[];
+  months: { month: string; consumption: number; giftPaid: number; voucherPaid: number; invoiced: number; invoiceable: number }[];
   cashTotal: number;
   invoicedTotal: number;
   available: number;
@@ -275,7 +275,7 @@ describe('invoicing by bill month', () => {
     await db().transaction((tx) => new OrderService(t.deps.now).refund(tx, order.id, 500, '测试退款'));
 
     const pool = await invoiceable(user.jwtToken);
-    expect(pool.months).toEqual([{ month: '2026-06', consumption: 2_500, invoiced: 0, invoiceable: 2_500 }]);
+    expect(pool.months).toEqual([{ month: '2026-06', consumption: 2_500, giftPaid: 0, voucherPaid: 0, invoiced: 0, invoiceable: 2_500 }]);
 
     const july = await requestInvoice(user.jwtToken, { method: 'BILL', type: 'ORDINARY', months: ['2026-07'] });
     expect(july.status).toBe(400);
@@ -289,11 +289,17 @@ describe('invoicing by bill month', () => {
     const after = await invoiceable(user.jwtToken);
     expect(after).toMatchObject({ cashTotal: 10_000, invoicedTotal: 2_500, available: 7_500 });
     expect(after.recharges[0]).toMatchObject({ rechargeId, invoiced: 0, invoiceable: 7_500 });
+    // Requesting the recharge takes exactly the 7,500 offered; after that nothing is left to invoice twice.
+    const rest = await requestInvoice(user.jwtToken, { method: 'RECHARGE', type: 'ORDINARY', rechargeIds: [rechargeId] });
+    expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+    expect(rest.body.result).toMatchObject({ amount: 7_500 });
+    expect(await invoiceable(user.jwtToken)).toMatchObject({ available: 0 });
     const double = await requestInvoice(user.jwtToken, { method: 'RECHARGE', type: 'ORDINARY', rechargeIds: [rechargeId] });
     expect(double.status).toBe(400);
     expect(double.body.rspcode).toBe(ErrorCodes.INVOICE_AMOUNT_EXCEEDED.code);
 
     // Consumption at 23:30 China time on 30 June still belongs to June; 00:30 on 1 July to July.
+    await recharge(user.id, 5_000);
     const toJune30 = (Date.parse('2026-06-30T15:30:00Z') - t.deps.now().getTime()) / 1000;
     t.clock.advance(toJune30);
     await spend(db(), t.deps.now, user.id, 1_000);
@@ -301,8 +307,8 @@ describe('invoicing by bill month', () => {
     await spend(db(), t.deps.now, user.id, 700);
     const token = await loginToken(t, user.telephone);
     expect((await invoiceable(token)).months).toEqual([
-      { month: '2026-07', consumption: 700, invoiced: 0, invoiceable: 700 },
-      { month: '2026-06', consumption: 3_500, invoiced: 2_500, invoiceable: 1_000 },
+      { month: '2026-07', consumption: 700, giftPaid: 0, voucherPaid: 0, invoiced: 0, invoiceable: 700 },
+      { month: '2026-06', consumption: 3_500, giftPaid: 0, voucherPaid: 0, invoiced: 2_500, invoiceable: 1_000 },
     ]);
     expect(await walletsOutOfBalance(db())).toEqual([]);
   });
@@ -335,14 +341,14 @@ describe('invoicing by bill month', () => {
     const month = pool.months[0]?.month;
     expect(pool).toMatchObject({ cashTotal: 0, available: 0, recharges: [] });
     // The wallet paid 3,000 (all of it gift money); the voucher-paid 2,000 never touched the wallet.
-    expect(pool.months).toEqual([{ month, consumption: 3_000, invoiced: 0, invoiceable: 0 }]);
+    expect(pool.months).toEqual([{ month, consumption: 3_000, giftPaid: 3_000, voucherPaid: 2_000, invoiced: 0, invoiceable: 0 }]);
     const refused = await requestInvoice(user.jwtToken, { method: 'BILL', type: 'ORDINARY', months: [month] });
     expect(refused.status).toBe(400);
     expect(refused.body.rspcode).toBe(ErrorCodes.INVOICE_AMOUNT_EXCEEDED.code);
 
-    // With some cash, only that much becomes invoiceable.
+    // Cash recharged later does not make the gift-paid month invoiceable: what is offered is what can be requested.
     await recharge(user.id, 1_000);
-    expect((await invoiceable(user.jwtToken)).months[0]).toMatchObject({ consumption: 3_000, invoiceable: 1_000 });
+    expect((await invoiceable(user.jwtToken)).months[0]).toMatchObject({ consumption: 3_000, giftPaid: 3_000, invoiceable: 0 });
     expect((await requestInvoice(user.jwtToken, { method: 'BILL', type: 'ORDINARY', months: [month] })).status).toBe(400);
   });
 });

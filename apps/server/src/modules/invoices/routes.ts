@@ -67,7 +67,7 @@ export const invoiceRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
       },
     },
     async (request, reply) =>
-      once(deps.database.db, request, reply, async () => ok(await service.request(principalOf(request), request.body))),
+      once(deps, request, reply, async (tx) => ok(await service.request(tx, principalOf(request), request.body))),
   );
 
   app.get(

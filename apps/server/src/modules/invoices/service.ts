@@ -11,6 +11,7 @@ import {
   invoices,
   ledgerEntries,
   ledgerTransactions,
+  orders,
   recharges,
   users,
   wallets,
@@ -85,8 +86,15 @@ export class InvoiceService {
   }
 
   /**
-   * Everything the owner may still invoice. Per recharge and per month the remainder is what is left
-   * after PENDING/SUCCESS items, never shown above `available` (the global cap), never below zero.
+   * Everything the owner may still invoice. Per recharge and per month the invoiceable amount is what
+   * is left after PENDING/SUCCESS items, never above `available` (the global cap), never below zero;
+   * a request takes exactly these amounts, so what is shown is what can be requested.
+   *
+   * A month offers only what cash paid: vouchers never reach a wallet (their part of an order is paid
+   * by the platform's voucher account), and balance gifts are taken to be spent first, month by month
+   * in order, so consumption they covered is not invoiceable.
+   *
+   * The queries run one after another: inside a transaction they share one connection.
    */
   private async pool(executor: Executor, ownerId: number): Promise<Invoiceable> {
     const claiming = inArray(invoices.status, CLAIMING_STATUSES);
@@ -99,44 +107,69 @@ export class InvoiceService {
         .innerJoin(invoices, eq(invoices.id, invoiceItems.invoiceId))
         .where(and(eq(invoiceItems.ownerId, ownerId), isNotNull(key), claiming))
         .groupBy(key);
-
-    const [cashRows, byRecharge, consumptionRows, byMonth, [invoicedTotalRow]] = await Promise.all([
+    /** Per China month, minus the sum of the family's wallet entries of some transaction types. */
+    const walletOutflowByMonth = (types: string[]) =>
       executor
-        .select({ id: recharges.id, channel: recharges.channel, amountFen: recharges.amountFen, paidAt: recharges.paidAt })
-        .from(recharges)
-        .where(and(eq(recharges.ownerId, ownerId), eq(recharges.status, 'SUCCESS')))
-        .orderBy(desc(recharges.paidAt), desc(recharges.createdAt)),
-      invoicedBy(invoiceItems.rechargeId),
-      // What the family's wallets paid: CONSUME entries are negative, REFUND entries positive.
-      executor
-        .select({ month: chinaMonth, paid: sql<number>`-coalesce(sum(${ledgerEntries.amountFen}), 0)`.mapWith(Number) })
+        .select({ month: chinaMonth, amount: sql<number>`-coalesce(sum(${ledgerEntries.amountFen}), 0)`.mapWith(Number) })
         .from(ledgerEntries)
         .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
-        .where(and(inArray(ledgerEntries.walletId, family), inArray(ledgerTransactions.type, ['CONSUME', 'REFUND'])))
-        .groupBy(chinaMonth)
-        .orderBy(desc(chinaMonth)),
-      invoicedBy(invoiceItems.billMonth),
-      executor
-        .select({ total: sumFen(invoices.amountFen) })
-        .from(invoices)
-        .where(and(eq(invoices.ownerId, ownerId), claiming)),
-    ]);
+        .where(and(inArray(ledgerEntries.walletId, family), inArray(ledgerTransactions.type, types)))
+        .groupBy(chinaMonth);
+
+    const cashRows = await executor
+      .select({ id: recharges.id, channel: recharges.channel, amountFen: recharges.amountFen, paidAt: recharges.paidAt })
+      .from(recharges)
+      .where(and(eq(recharges.ownerId, ownerId), eq(recharges.status, 'SUCCESS')))
+      .orderBy(desc(recharges.paidAt), desc(recharges.createdAt));
+    const byRecharge = await invoicedBy(invoiceItems.rechargeId);
+    const byMonth = await invoicedBy(invoiceItems.billMonth);
+    // What the family's wallets paid: CONSUME entries are negative, REFUND entries positive.
+    const paidRows = await walletOutflowByMonth(['CONSUME', 'REFUND']);
+    // Balance gifts credited to the family's wallets (positive entries, so the outflow is negative).
+    const giftRows = await walletOutflowByMonth(['GIFT']);
+    const voucherRows = await executor
+      .select({ month: chinaMonth, amount: sql<number>`-coalesce(sum(${ledgerEntries.amountFen}), 0)`.mapWith(Number) })
+      .from(ledgerEntries)
+      .innerJoin(ledgerTransactions, eq(ledgerTransactions.id, ledgerEntries.transactionId))
+      .innerJoin(orders, eq(orders.id, ledgerTransactions.orderId))
+      .where(and(eq(ledgerEntries.platformAccount, 'vouchers'), inArray(orders.walletId, family)))
+      .groupBy(chinaMonth);
+    const [invoicedTotalRow] = await executor
+      .select({ total: sumFen(invoices.amountFen) })
+      .from(invoices)
+      .where(and(eq(invoices.ownerId, ownerId), claiming));
 
     const cashTotal = cashRows.reduce((total, row) => total + row.amountFen, 0);
     const invoicedTotal = invoicedTotalRow?.total ?? 0;
     const available = Math.max(0, cashTotal - invoicedTotal);
     const invoicedByRecharge = new Map(byRecharge.map((row) => [row.key, row.invoiced]));
-    const invoicedByMonth = new Map(byMonth.map((row) => [row.key, row.invoiced]));
+    const invoicedByMonth = new Map(byMonth.map((row) => [row.key ?? '', row.invoiced]));
     const remainder = (total: number, invoiced: number) => Math.min(available, Math.max(0, total - invoiced));
 
-    const monthsSeen = new Set(consumptionRows.map((row) => row.month));
-    const months = [
-      ...consumptionRows,
-      // A month already invoiced whose consumption was refunded away still shows what it holds.
-      ...byMonth.filter((row) => row.key !== null && !monthsSeen.has(row.key)).map((row) => ({ month: row.key ?? '', paid: 0 })),
-    ]
-      .filter((row) => row.paid !== 0 || invoicedByMonth.has(row.month))
-      .sort((a, b) => b.month.localeCompare(a.month));
+    const paidByMonth = new Map(paidRows.map((row) => [row.month, row.amount]));
+    const giftsByMonth = new Map(giftRows.map((row) => [row.month, -row.amount]));
+    const vouchersByMonth = new Map(voucherRows.map((row) => [row.month, row.amount]));
+    const monthsAscending = [...new Set([...paidByMonth.keys(), ...giftsByMonth.keys(), ...invoicedByMonth.keys()])].sort();
+    let giftLeft = 0;
+    const months: Invoiceable['months'] = [];
+    for (const month of monthsAscending) {
+      giftLeft += giftsByMonth.get(month) ?? 0;
+      const paid = paidByMonth.get(month) ?? 0;
+      const giftPaid = Math.min(giftLeft, Math.max(0, paid));
+      giftLeft -= giftPaid;
+      const invoiced = invoicedByMonth.get(month) ?? 0;
+      // A month shows when something was paid in it, or when an invoice holds it (even if refunded away since).
+      if (paid === 0 && !invoicedByMonth.has(month)) continue;
+      months.push({
+        month,
+        consumption: paid,
+        giftPaid,
+        voucherPaid: vouchersByMonth.get(month) ?? 0,
+        invoiced,
+        invoiceable: remainder(paid - giftPaid, invoiced),
+      });
+    }
+    months.reverse();
 
     return {
       recharges: cashRows.map((row) => {
@@ -150,10 +183,7 @@ export class InvoiceService {
           paidAt: row.paidAt?.toISOString() ?? null,
         };
       }),
-      months: months.map((row) => {
-        const invoiced = invoicedByMonth.get(row.month) ?? 0;
-        return { month: row.month, consumption: row.paid, invoiced, invoiceable: remainder(row.paid, invoiced) };
-      }),
+      months,
       cashTotal,
       invoicedTotal,
       available,
@@ -162,7 +192,8 @@ export class InvoiceService {
 
   // ---- requests -----------------------------------------------------------------------------------
 
-  async request(principal: Principal, input: InvoiceRequestInput): Promise<InvoiceView> {
+  /** Files a request in the caller's transaction (the Idempotency-Key's). */
+  async request(tx: Transaction, principal: Principal, input: InvoiceRequestInput): Promise<InvoiceView> {
     const { ownerId, creatorId } = ownershipFor(principal, 'INVOICE');
     const rechargeIds = [...new Set(input.rechargeIds ?? [])];
     const months = [...new Set(input.months ?? [])];
@@ -175,71 +206,64 @@ export class InvoiceService {
     }
     const now = this.deps.now();
 
-    return this.db.transaction(async (tx) => {
-      // Serialises every request of this owner: the second one computes its pool after the first committed.
-      await tx.select({ id: wallets.accountId }).from(wallets).where(eq(wallets.accountId, ownerId)).for('update');
+    // Serialises every request of this owner: the second one computes its pool after the first committed.
+    await tx.select({ id: wallets.accountId }).from(wallets).where(eq(wallets.accountId, ownerId)).for('update');
 
-      const [profileRow] = await tx.select().from(invoiceProfiles).where(eq(invoiceProfiles.ownerId, ownerId));
-      if (!profileRow) throw new AppError('INVOICE_PROFILE_MISSING');
-      const profile = toProfileView(profileRow);
-      if (input.type === 'SPECIAL' && !specialReady(profile)) {
-        throw new AppError(
-          'INVOICE_PROFILE_MISSING',
-          '开具增值税专用发票需要企业抬头，并填写税号、开户银行、银行账号、注册地址和注册电话',
-        );
-      }
+    const [profileRow] = await tx.select().from(invoiceProfiles).where(eq(invoiceProfiles.ownerId, ownerId));
+    if (!profileRow) throw new AppError('INVOICE_PROFILE_MISSING');
+    const profile = toProfileView(profileRow);
+    if (input.type === 'SPECIAL' && !specialReady(profile)) {
+      throw new AppError('INVOICE_PROFILE_MISSING', '开具增值税专用发票需要企业抬头，并填写税号、开户银行、银行账号、注册地址和注册电话');
+    }
 
-      const pool = await this.pool(tx, ownerId);
-      const items: { rechargeId: string | null; billMonth: string | null; amountFen: number }[] = [];
-      if (input.method === 'RECHARGE') {
-        const byId = new Map(pool.recharges.map((row) => [row.rechargeId, row]));
-        const unknown = rechargeIds.filter((id) => !byId.has(id));
-        if (unknown.length > 0) throw new AppError('VALIDATION', `以下充值记录不存在或未到账：${unknown.join('、')}`);
-        for (const id of rechargeIds) {
-          const row = byId.get(id);
-          const left = row ? row.amount - row.invoiced : 0;
-          if (left <= 0) throw new AppError('INVOICE_AMOUNT_EXCEEDED', `充值记录 ${id} 已无可开票金额`);
-          items.push({ rechargeId: id, billMonth: null, amountFen: left });
-        }
-      } else {
-        const byMonth = new Map(pool.months.map((row) => [row.month, row]));
-        for (const month of months) {
-          const row = byMonth.get(month);
-          const left = row ? row.consumption - row.invoiced : 0;
-          if (left <= 0) throw new AppError('INVOICE_AMOUNT_EXCEEDED', `${month} 没有可开票的消费金额`);
-          items.push({ rechargeId: null, billMonth: month, amountFen: left });
-        }
+    const pool = await this.pool(tx, ownerId);
+    const items: { rechargeId: string | null; billMonth: string | null; amountFen: number }[] = [];
+    if (input.method === 'RECHARGE') {
+      const byId = new Map(pool.recharges.map((row) => [row.rechargeId, row]));
+      const unknown = rechargeIds.filter((id) => !byId.has(id));
+      if (unknown.length > 0) throw new AppError('VALIDATION', `以下充值记录不存在或未到账：${unknown.join('、')}`);
+      for (const id of rechargeIds) {
+        const left = byId.get(id)?.invoiceable ?? 0;
+        if (left <= 0) throw new AppError('INVOICE_AMOUNT_EXCEEDED', `充值记录 ${id} 已无可开票金额`);
+        items.push({ rechargeId: id, billMonth: null, amountFen: left });
       }
-      const amountFen = items.reduce((total, item) => total + item.amountFen, 0);
-      if (amountFen < INVOICE_MIN_FEN) throw new AppError('AMOUNT_INVALID', `开票金额不能低于${formatYuan(INVOICE_MIN_FEN)}`);
-      if (amountFen > pool.available) {
-        throw new AppError(
-          'INVOICE_AMOUNT_EXCEEDED',
-          `开票金额${formatYuan(amountFen)}超过可开票金额${formatYuan(pool.available)}（开票总额不能超过现金充值总额）`,
-        );
+    } else {
+      const byMonth = new Map(pool.months.map((row) => [row.month, row]));
+      for (const month of months) {
+        const left = byMonth.get(month)?.invoiceable ?? 0;
+        if (left <= 0) throw new AppError('INVOICE_AMOUNT_EXCEEDED', `${month} 没有可开票的消费金额（赠金和代金券支付的部分不可开票）`);
+        items.push({ rechargeId: null, billMonth: month, amountFen: left });
       }
+    }
+    const amountFen = items.reduce((total, item) => total + item.amountFen, 0);
+    if (amountFen < INVOICE_MIN_FEN) throw new AppError('AMOUNT_INVALID', `开票金额不能低于${formatYuan(INVOICE_MIN_FEN)}`);
+    if (amountFen > pool.available) {
+      throw new AppError(
+        'INVOICE_AMOUNT_EXCEEDED',
+        `开票金额${formatYuan(amountFen)}超过可开票金额${formatYuan(pool.available)}（开票总额不能超过现金充值总额）`,
+      );
+    }
 
-      const [invoice] = await tx
-        .insert(invoices)
-        .values({
-          ownerId,
-          creatorId,
-          type: input.type,
-          method: input.method,
-          status: 'PENDING',
-          amountFen,
-          profile: { ...profile },
-          remark: input.remark ? input.remark : null,
-          createdAt: now,
-        })
-        .returning();
-      if (!invoice) throw new Error('invoice insert returned nothing');
-      const inserted = await tx
-        .insert(invoiceItems)
-        .values(items.map((item) => ({ ...item, invoiceId: invoice.id, ownerId })))
-        .returning();
-      return toInvoiceView(invoice, inserted);
-    });
+    const [invoice] = await tx
+      .insert(invoices)
+      .values({
+        ownerId,
+        creatorId,
+        type: input.type,
+        method: input.method,
+        status: 'PENDING',
+        amountFen,
+        profile: { ...profile },
+        remark: input.remark ? input.remark : null,
+        createdAt: now,
+      })
+      .returning();
+    if (!invoice) throw new Error('invoice insert returned nothing');
+    const inserted = await tx
+      .insert(invoiceItems)
+      .values(items.map((item) => ({ ...item, invoiceId: invoice.id, ownerId })))
+      .returning();
+    return toInvoiceView(invoice, inserted);
   }
 
   async list(principal: Principal, query: PageQuery & { status?: InvoiceStatus | undefined }): Promise<Page<InvoiceView>> {

@@ -174,7 +174,9 @@ export const invoiceableSchema = z.object({
   months: z.array(
     z.object({
       month: z.string(),
-      consumption: z.number().int(),
+      consumption: z.number().int().describe('余额支付的消费（分，已扣除退款）'),
+      giftPaid: z.number().int().describe('其中由赠送余额支付、不可开票的部分（分）'),
+      voucherPaid: z.number().int().describe('代金券抵扣（分，不经过余额，不可开票）'),
       invoiced: z.number().int(),
       invoiceable: z.number().int(),
     }),

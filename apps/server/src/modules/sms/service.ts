@@ -1,9 +1,9 @@
-import { and, count, desc, eq, gte, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import {
   SMS_CODE_LENGTH,
   SMS_CODE_TTL_SECONDS,
   SMS_DAILY_LIMIT_PER_PHONE,
-  SMS_MAX_WRONG_ATTEMPTS,
+  SMS_MAX_CHECKS,
   SMS_RESEND_INTERVAL_SECONDS,
   type SmsCodeType,
 } from '@slg/shared';
@@ -74,27 +74,34 @@ export class SmsCodeService {
   }
 
   /**
-   * Checks a code without consuming it and returns its id. A wrong code counts against the live code
-   * (committed at once, whatever the caller's transaction does later); the fifth wrong try burns it.
+   * Checks a code without consuming it and returns its id. Every comparison is counted before it is
+   * made, by one conditional update that refuses once the code's checks are used up, so however many
+   * requests arrive at once, a code is compared at most SMS_MAX_CHECKS times on all paths together.
+   * The count is committed at once, whatever the caller's transaction does later.
    */
   async check(telephone: string, type: SmsCodeType, code: string): Promise<number> {
     const now = this.deps.now();
     const db = this.deps.database.db;
     const [live] = await db
-      .select()
+      .select({ id: smsCodes.id, checks: smsCodes.checks, expiresAt: smsCodes.expiresAt })
       .from(smsCodes)
       .where(and(eq(smsCodes.telephone, telephone), eq(smsCodes.type, type), isNull(smsCodes.consumedAt)))
       .orderBy(desc(smsCodes.createdAt))
       .limit(1);
     if (!live || live.expiresAt.getTime() <= now.getTime()) throw new AppError('SMS_CODE_INVALID');
-    if (safeEqualHex(live.codeHash, this.hash(telephone, type, code))) return live.id;
 
-    const [updated] = await db
+    const [counted] = await db
       .update(smsCodes)
-      .set({ wrongAttempts: sql`${smsCodes.wrongAttempts} + 1` })
-      .where(and(eq(smsCodes.id, live.id), isNull(smsCodes.consumedAt)))
-      .returning({ wrongAttempts: smsCodes.wrongAttempts });
-    if (updated && updated.wrongAttempts >= SMS_MAX_WRONG_ATTEMPTS) {
+      .set({ checks: sql`${smsCodes.checks} + 1` })
+      .where(and(eq(smsCodes.id, live.id), isNull(smsCodes.consumedAt), lt(smsCodes.checks, SMS_MAX_CHECKS)))
+      .returning({ codeHash: smsCodes.codeHash, checks: smsCodes.checks });
+    if (!counted) throw new AppError(live.checks >= SMS_MAX_CHECKS ? 'SMS_CODE_BURNED' : 'SMS_CODE_INVALID');
+    if (safeEqualHex(counted.codeHash, this.hash(telephone, type, code))) {
+      // A right code gives its comparison back: the budget is for wrong guesses (validate, then register).
+      await db.update(smsCodes).set({ checks: sql`greatest(${smsCodes.checks} - 1, 0)` }).where(eq(smsCodes.id, live.id));
+      return live.id;
+    }
+    if (counted.checks >= SMS_MAX_CHECKS) {
       await db.update(smsCodes).set({ consumedAt: now }).where(eq(smsCodes.id, live.id));
       throw new AppError('SMS_CODE_BURNED');
     }

@@ -7,6 +7,8 @@ import { AppError, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/principal.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { SessionService } from '../auth/sessions.js';
+import { giveBackAttempt, takeAttempt } from '../security/attempts.js';
+import { PASSWORD_CHECKS, passwordLocked, passwordSubject } from '../security/rules.js';
 
 export class UserService {
   private readonly sessions: SessionService;
@@ -79,7 +81,12 @@ export class UserService {
     const user = await this.load(principal.userId);
     if (user.passwordHash) {
       if (!input.oldPassword) throw new AppError('VALIDATION', '请输入原密码');
+      // The old password is a password check like sign-in, counted against the same phone.
+      const subject = passwordSubject(user);
+      const attempt = await takeAttempt(this.db, PASSWORD_CHECKS, subject, this.deps.now());
+      if (!attempt.allowed) throw passwordLocked(attempt.retryAfterSeconds);
       if (!(await verifyPassword(user.passwordHash, input.oldPassword))) throw new AppError('OLD_PASSWORD_WRONG');
+      await giveBackAttempt(this.db, PASSWORD_CHECKS, subject, attempt);
     }
     const passwordHash = await hashPassword(input.password);
     await this.db.transaction(async (tx) => {

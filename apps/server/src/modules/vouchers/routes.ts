@@ -49,6 +49,6 @@ export const voucherRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
       },
     },
     async (request, reply) =>
-      once(deps.database.db, request, reply, async () => ok(await service.redeem(principalOf(request), request.body.code))),
+      service.redeem(principalOf(request), request.body.code, (work) => once(deps, request, reply, async (tx) => ok(await work(tx)))),
   );
 };

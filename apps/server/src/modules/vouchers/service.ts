@@ -1,14 +1,16 @@
-import { and, count, desc, eq, gt, isNotNull, isNull, lte, type SQL } from 'drizzle-orm';
-import { REDEEM_FAILURE_WINDOW_SECONDS, REDEEM_MAX_FAILURES, type Page } from '@slg/shared';
+import { and, desc, eq, gt, isNotNull, isNull, lte, type SQL } from 'drizzle-orm';
+import type { Page } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Transaction } from '../../db/client.js';
-import { issueBatches, orders, redeemFailures, redemptionCodes, vouchers } from '../../db/schema/index.js';
+import { issueBatches, orders, redemptionCodes, vouchers } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
 import type { Principal } from '../auth/principal.js';
 import { payingWalletOf, postTransaction } from '../billing/ledger.js';
 import { toVoucherView, type VoucherView } from '../billing/order-views.js';
 import { normalizeRedeemCode } from './codes.js';
+import { giveBackAttempt, takeAttempt } from '../security/attempts.js';
+import { REDEEM_LOOKUPS, waitText } from '../security/rules.js';
 
 export const VOUCHER_STATUSES = ['UNUSED', 'USED', 'EXPIRED'] as const;
 export type VoucherStatus = (typeof VOUCHER_STATUSES)[number];
@@ -58,30 +60,33 @@ export class VoucherService {
   }
 
   /**
-   * Redeems a code once, for one account: the code is claimed by a conditional update in the same
-   * transaction that credits the voucher or the balance gift, so two redeemers cannot both win.
-   * Wrong or expired codes are counted; too many in the window are refused before any look-up.
+   * Redeems a code once, for one account. Each look-up is counted before it is made (one statement
+   * that counts and decides, so a burst cannot look up more than the limit) and given back when the
+   * code was good: at most 5 wrong codes per user in 10 minutes. The code is claimed by a conditional
+   * update in the same transaction that credits the voucher or the balance gift, so two redeemers
+   * cannot both win; `transact` runs that transaction (the Idempotency-Key's).
    */
-  async redeem(principal: Principal, rawCode: string): Promise<RedeemResult> {
+  async redeem<T>(principal: Principal, rawCode: string, transact: (work: (tx: Transaction) => Promise<RedeemResult>) => Promise<T>): Promise<T> {
     const now = this.deps.now();
-    const since = new Date(now.getTime() - REDEEM_FAILURE_WINDOW_SECONDS * 1000);
-    const [failures] = await this.db
-      .select({ value: count() })
-      .from(redeemFailures)
-      .where(and(eq(redeemFailures.userId, principal.userId), gt(redeemFailures.createdAt, since)));
-    if ((failures?.value ?? 0) >= REDEEM_MAX_FAILURES) throw new AppError('REDEEM_TOO_MANY');
-
+    const subject = `user:${principal.userId}`;
+    const attempt = await takeAttempt(this.db, REDEEM_LOOKUPS, subject, now);
+    if (!attempt.allowed) {
+      throw new AppError('REDEEM_TOO_MANY', `兑换失败次数过多，请${waitText(attempt.retryAfterSeconds)}后再试`, {
+        retryAfterSeconds: attempt.retryAfterSeconds,
+      });
+    }
     const code = normalizeRedeemCode(rawCode);
-    const outcome = await this.db.transaction((tx) => this.claimAndCredit(tx, principal, code, now));
-    if (outcome.claimed) return outcome.result;
-
-    const [existing] = await this.db
-      .select({ redeemedAt: redemptionCodes.redeemedAt })
-      .from(redemptionCodes)
-      .where(eq(redemptionCodes.code, code));
-    if (existing?.redeemedAt) throw new AppError('REDEEM_CODE_USED');
-    await this.db.insert(redeemFailures).values({ userId: principal.userId, createdAt: now });
-    throw new AppError('REDEEM_CODE_INVALID');
+    const answer = await transact(async (tx) => {
+      const outcome = await this.claimAndCredit(tx, principal, code, now);
+      if (outcome.claimed) return outcome.result;
+      const [existing] = await tx
+        .select({ redeemedAt: redemptionCodes.redeemedAt })
+        .from(redemptionCodes)
+        .where(eq(redemptionCodes.code, code));
+      throw new AppError(existing?.redeemedAt ? 'REDEEM_CODE_USED' : 'REDEEM_CODE_INVALID');
+    });
+    await giveBackAttempt(this.db, REDEEM_LOOKUPS, subject, attempt);
+    return answer;
   }
 
   private async claimAndCredit(tx: Transaction, principal: Principal, code: string, now: Date): Promise<RedeemOutcome> {

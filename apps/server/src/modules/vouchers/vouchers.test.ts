@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ErrorCodes, REDEEM_FAILURE_WINDOW_SECONDS } from '@slg/shared';
 import { call, createTestApp, loginToken, registerUser, type TestApp } from '../../../test/helpers.js';
-import { ledgerEntries, redeemFailures, redemptionCodes, users, vouchers, wallets } from '../../db/schema/index.js';
+import { attemptWindows, ledgerEntries, redemptionCodes, users, vouchers, wallets } from '../../db/schema/index.js';
 import { NO_PERMISSIONS } from '@slg/shared';
 import { SessionService } from '../auth/sessions.js';
 import { unbalancedTransactions, walletsOutOfBalance } from '../billing/ledger.js';
@@ -191,7 +191,8 @@ describe('redeeming codes', () => {
     expect(missing.body.rspmsg).toBe('请输入兑换码');
     const number = await call(t.app, { method: 'POST', url: '/api/v1/voucher/redeem', token: user.jwtToken, payload: { code: 123 } });
     expect(number.body.rspmsg).toBe('兑换码必须是文本');
-    expect(await db().select().from(redeemFailures).where(eq(redeemFailures.userId, userId))).toEqual([]);
+    const [window] = await db().select().from(attemptWindows).where(eq(attemptWindows.subject, `user:${userId}`));
+    expect(window?.hits ?? []).toEqual([]);
   });
 
   it('answers a repeated Idempotency-Key with the first result and credits once', async () => {
