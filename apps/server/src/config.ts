@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { APP_TITLE_DEFAULT } from '@slg/shared';
+import { APP_TITLE_DEFAULT, HUMAN_CHECK_PROVIDERS, type HumanCheckProviderName } from '@slg/shared';
 import type { AlipayOptions } from './providers/payments/alipay.js';
 import type { WechatPayOptions } from './providers/payments/wechatpay.js';
 
 const SMS_PROVIDERS = ['console', 'aliyun', 'tencent'] as const;
 const COMPUTE_DRIVERS = ['sim', 'kubernetes'] as const;
 const PAYMENT_PROVIDERS = ['sandbox', 'wechatpay', 'alipay', 'bank'] as const;
+const ALIYUN_CAPTCHA_REGIONS = ['cn', 'sgp'] as const;
 
 const optionalText = z
   .string()
@@ -32,6 +34,22 @@ const envSchema = z.object({
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).default(15 * 60),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).default(30),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  TRUST_PROXY: optionalText,
+  SMS_SENDS_PER_CLIENT_PER_HOUR: z.coerce.number().int().min(1).default(20),
+  HUMAN_CHECK_AFTER_CLIENT_SENDS_PER_HOUR: z.coerce.number().int().min(0).default(3),
+  HUMAN_CHECK_AFTER_PHONE_SENDS_PER_DAY: z.coerce.number().int().min(0).default(2),
+  HUMAN_CHECK_PROVIDER: z.enum(HUMAN_CHECK_PROVIDERS).default('altcha'),
+  ALTCHA_COST: z.coerce.number().int().min(1).default(1000),
+  ALTCHA_COUNTER_MAX: z.coerce.number().int().min(2).max(2 ** 32 - 1).default(6000),
+  ALIYUN_CAPTCHA_ACCESS_KEY_ID: optionalText,
+  ALIYUN_CAPTCHA_ACCESS_KEY_SECRET: optionalText,
+  ALIYUN_CAPTCHA_SCENE_ID: optionalText,
+  ALIYUN_CAPTCHA_PREFIX: optionalText,
+  ALIYUN_CAPTCHA_REGION: z.enum(ALIYUN_CAPTCHA_REGIONS).default('cn'),
+  TENCENT_CAPTCHA_SECRET_ID: optionalText,
+  TENCENT_CAPTCHA_SECRET_KEY: optionalText,
+  TENCENT_CAPTCHA_APP_ID: optionalText,
+  TENCENT_CAPTCHA_APP_SECRET_KEY: optionalText,
   WEB_DIST_DIR: optionalText,
   OPERATOR_TELEPHONES: z.string().optional(),
   WECHATPAY_APP_ID: optionalText,
@@ -60,6 +78,20 @@ const envSchema = z.object({
 
 export type SmsProviderName = (typeof SMS_PROVIDERS)[number];
 export type PaymentProviderName = (typeof PAYMENT_PROVIDERS)[number];
+/** Fastify's `trustProxy`: off, a hop count, or the addresses/CIDRs of the proxies in front. */
+export type TrustProxySetting = boolean | number | string[];
+
+export interface HumanCheckConfig {
+  provider: HumanCheckProviderName;
+  /** SMS sends a client address may make in an hour before it must pass a human check. */
+  afterClientSendsPerHour: number;
+  /** SMS sends a phone may receive in a China calendar day before a human check is needed. */
+  afterPhoneSendsPerDay: number;
+  /** ALTCHA proof of work: PBKDF2 iterations per try, and the largest counter a challenge hides. */
+  altcha: { cost: number; counterMax: number };
+  aliyun: { accessKeyId: string; accessKeySecret: string; sceneId: string; prefix: string; region: 'cn' | 'sgp' } | undefined;
+  tencent: { secretId: string; secretKey: string; captchaAppId: number; appSecretKey: string } | undefined;
+}
 
 export interface Config {
   env: 'development' | 'production' | 'test';
@@ -78,6 +110,11 @@ export interface Config {
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
   rateLimitPerMinute: number;
+  /** Whose X-Forwarded-For to believe (TRUST_PROXY); off by default, so clients cannot pick their address. */
+  trustProxy: TrustProxySetting;
+  /** Hard limit of SMS sends per client address per hour, human check or not. */
+  smsSendsPerClientPerHour: number;
+  humanCheck: HumanCheckConfig;
   webDistDir: string;
   /** Phones that get the operator role when they register or when the server starts. */
   operatorTelephones: string[];
@@ -113,6 +150,48 @@ function parsePaymentProviders(raw: string | undefined, production: boolean): Pa
     }
   }
   return names as PaymentProviderName[];
+}
+
+const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_ADDRESS_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * TRUST_PROXY: unset, `false` or `0` trusts nobody (the socket address is the client); a number trusts
+ * that many hops in front of the server; a comma list trusts X-Forwarded-For only from those
+ * addresses/CIDRs (or proxy-addr's names loopback, linklocal, uniquelocal); `true` trusts any sender.
+ */
+export function parseTrustProxy(raw: string | undefined): TrustProxySetting {
+  if (raw === undefined) return false;
+  const value = raw.trim().toLowerCase();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = raw.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const unknown = entries.filter((entry) => !isProxyAddress(entry));
+  if (unknown.length > 0) {
+    throw new ConfigError(`TRUST_PROXY 含有无法识别的代理地址: ${unknown.join(', ')}（可填跳数如 1，或逗号分隔的 IP/CIDR，如 127.0.0.1,10.0.0.0/8）`);
+  }
+  return entries;
+}
+
+/**
+ * The setting as Fastify takes it. Fastify 5 refuses a bare hop count (it could not tell a proxy from a
+ * client that connects directly), so a count becomes proxy-addr's hop function: the nearest `count`
+ * addresses (the socket, then X-Forwarded-For from the right) are proxies, the next one is the client.
+ */
+export function fastifyTrustProxy(setting: TrustProxySetting): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') return setting;
+  if (setting === 0) return false;
+  return (_address, hop) => hop < setting;
 }
 
 /** Parses the environment once. Production refuses dev providers and missing secrets. */
@@ -161,6 +240,40 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : undefined;
   if (smsProvider === 'aliyun' && !aliyunSms) problems.push('SMS_PROVIDER=aliyun 需要 ALIYUN_SMS_* 四个变量');
   if (smsProvider === 'tencent' && !tencentSms) problems.push('SMS_PROVIDER=tencent 需要 TENCENT_SMS_* 五个变量');
+  const aliyunCaptcha =
+    e.ALIYUN_CAPTCHA_ACCESS_KEY_ID && e.ALIYUN_CAPTCHA_ACCESS_KEY_SECRET && e.ALIYUN_CAPTCHA_SCENE_ID && e.ALIYUN_CAPTCHA_PREFIX
+      ? {
+          accessKeyId: e.ALIYUN_CAPTCHA_ACCESS_KEY_ID,
+          accessKeySecret: e.ALIYUN_CAPTCHA_ACCESS_KEY_SECRET,
+          sceneId: e.ALIYUN_CAPTCHA_SCENE_ID,
+          prefix: e.ALIYUN_CAPTCHA_PREFIX,
+          region: e.ALIYUN_CAPTCHA_REGION,
+        }
+      : undefined;
+  const tencentCaptchaAppId = e.TENCENT_CAPTCHA_APP_ID && /^\d+$/.test(e.TENCENT_CAPTCHA_APP_ID) ? Number(e.TENCENT_CAPTCHA_APP_ID) : undefined;
+  if (e.TENCENT_CAPTCHA_APP_ID && tencentCaptchaAppId === undefined) problems.push('TENCENT_CAPTCHA_APP_ID 应为数字（验证码控制台中的 CaptchaAppId）');
+  const tencentCaptcha =
+    e.TENCENT_CAPTCHA_SECRET_ID && e.TENCENT_CAPTCHA_SECRET_KEY && tencentCaptchaAppId !== undefined && e.TENCENT_CAPTCHA_APP_SECRET_KEY
+      ? {
+          secretId: e.TENCENT_CAPTCHA_SECRET_ID,
+          secretKey: e.TENCENT_CAPTCHA_SECRET_KEY,
+          captchaAppId: tencentCaptchaAppId,
+          appSecretKey: e.TENCENT_CAPTCHA_APP_SECRET_KEY,
+        }
+      : undefined;
+  if (e.HUMAN_CHECK_PROVIDER === 'aliyun' && !aliyunCaptcha) {
+    problems.push('HUMAN_CHECK_PROVIDER=aliyun 需要 ALIYUN_CAPTCHA_ACCESS_KEY_ID、ALIYUN_CAPTCHA_ACCESS_KEY_SECRET、ALIYUN_CAPTCHA_SCENE_ID、ALIYUN_CAPTCHA_PREFIX');
+  }
+  if (e.HUMAN_CHECK_PROVIDER === 'tencent' && !tencentCaptcha) {
+    problems.push('HUMAN_CHECK_PROVIDER=tencent 需要 TENCENT_CAPTCHA_SECRET_ID、TENCENT_CAPTCHA_SECRET_KEY、TENCENT_CAPTCHA_APP_ID、TENCENT_CAPTCHA_APP_SECRET_KEY');
+  }
+  let trustProxy: TrustProxySetting = false;
+  try {
+    trustProxy = parseTrustProxy(e.TRUST_PROXY);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problems.push(error.message);
+  }
   if (problems.length > 0) throw new ConfigError(problems.join('；'));
 
   const operatorTelephones = (e.OPERATOR_TELEPHONES ?? '')
@@ -219,6 +332,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    trustProxy,
+    smsSendsPerClientPerHour: e.SMS_SENDS_PER_CLIENT_PER_HOUR,
+    humanCheck: {
+      provider: e.HUMAN_CHECK_PROVIDER,
+      afterClientSendsPerHour: e.HUMAN_CHECK_AFTER_CLIENT_SENDS_PER_HOUR,
+      afterPhoneSendsPerDay: e.HUMAN_CHECK_AFTER_PHONE_SENDS_PER_DAY,
+      altcha: { cost: e.ALTCHA_COST, counterMax: e.ALTCHA_COUNTER_MAX },
+      aliyun: aliyunCaptcha,
+      tencent: tencentCaptcha,
+    },
     operatorTelephones,
     bankAccount,
     wechatPay,

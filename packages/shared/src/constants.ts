@@ -17,6 +17,12 @@ export const SMS_DAILY_LIMIT_PER_PHONE = 10;
 /** Comparisons allowed against one code, on every path that checks codes; then it is dead. */
 export const SMS_MAX_CHECKS = 5;
 
+/** Human checks asked for before SMS sends once a client or a phone passed its threshold (issue 6). */
+export const HUMAN_CHECK_PROVIDERS = ['altcha', 'aliyun', 'tencent'] as const;
+export type HumanCheckProviderName = (typeof HUMAN_CHECK_PROVIDERS)[number];
+/** Query parameter of the SMS send endpoints that carries a solved human check. */
+export const HUMAN_CHECK_PARAM = 'captcha';
+
 /** Password checks (sign-in, the old password of a change): at most 5 wrong ones per phone in any 15 minutes. */
 export const PASSWORD_MAX_FAILURES = 5;
 export const PASSWORD_FAILURE_WINDOW_SECONDS = 15 * 60;
@@ -35,6 +41,8 @@ export const TIME_PACKAGE_COUNTS = {
 /** Money limits (issue 3), all in fen. */
 export const RECHARGE_MIN_FEN = 100;
 export const RECHARGE_MAX_FEN = 10_000_000;
+/** failureReason of a recharge the payer cancelled (status FAILED): the console shows it as 已取消. */
+export const RECHARGE_CANCELED_REASON = '已取消';
 /** Any single amount the API accepts; far above every real price, far below 2^53. */
 export const AMOUNT_MAX_FEN = 1_000_000_000_00;
 export const REDEEM_MAX_FAILURES = 5;

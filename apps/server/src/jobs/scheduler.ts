@@ -1,6 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../deps.js';
 import { RechargeService } from '../modules/billing/recharges.js';
+import { pruneAttemptWindows } from '../modules/security/attempts.js';
+import { LONGEST_ATTEMPT_WINDOW_SECONDS } from '../modules/security/rules.js';
+import { SpentHumanChecks } from '../providers/captcha/spent.js';
 
 export interface PeriodicJob {
   name: string;
@@ -11,7 +14,19 @@ export interface PeriodicJob {
 /** The housekeeping every API process runs; each job is safe to run on several replicas at once. */
 export function platformJobs(deps: AppDeps): PeriodicJob[] {
   const recharges = new RechargeService(deps);
-  return [{ name: 'expire-stale-recharges', everyMs: 60_000, run: () => recharges.expireStale() }];
+  const spentHumanChecks = new SpentHumanChecks(deps.database.db);
+  return [
+    { name: 'expire-stale-recharges', everyMs: 60_000, run: () => recharges.expireStale() },
+    {
+      // Attempt windows idle past every rule's window, and solved human checks past their expiry.
+      name: 'prune-abuse-records',
+      everyMs: 10 * 60_000,
+      run: async () => {
+        await pruneAttemptWindows(deps.database.db, deps.now(), LONGEST_ATTEMPT_WINDOW_SECONDS);
+        await spentHumanChecks.prune(deps.now());
+      },
+    },
+  ];
 }
 
 /** Runs jobs on their intervals without overlapping runs of the same job; returns a stop function. */

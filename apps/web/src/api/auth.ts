@@ -1,4 +1,4 @@
-import { COUNTRY_CODE, type SmsCodeType } from '@slg/shared';
+import { COUNTRY_CODE, HUMAN_CHECK_PARAM, type SmsCodeType } from '@slg/shared';
 import { request, type TokenPair } from './client';
 
 export interface PhoneLoginResult extends TokenPair {
@@ -38,9 +38,23 @@ export function logout(refreshToken: string | null): Promise<null> {
   return request<null>({ method: 'POST', url: '/auth/logout', data: { refreshToken }, silent: true });
 }
 
-export function sendSmsCode(telephone: string, type: SmsCodeType): Promise<SmsSendResult> {
+/**
+ * Sends a code. Once the client or the phone passed a threshold the server refuses with
+ * HUMAN_CHECK_REQUIRED (428); `humanCheck` is then the solved check, sent along in `captcha`.
+ */
+export function sendSmsCode(telephone: string, type: SmsCodeType, humanCheck?: string): Promise<SmsSendResult> {
   return request<SmsSendResult>({
     url: '/smscode/phone',
-    params: { telephone, countryCode: COUNTRY_CODE, type },
+    params: { telephone, countryCode: COUNTRY_CODE, type, [HUMAN_CHECK_PARAM]: humanCheck },
   });
+}
+
+/** The human check the server asks for: a self-hosted ALTCHA challenge, or what a vendor's script needs. */
+export type HumanCheckChallenge =
+  | { provider: 'altcha'; altcha: { parameters: Record<string, unknown>; signature: string } }
+  | { provider: 'aliyun'; aliyun: { prefix: string; sceneId: string; region: 'cn' | 'sgp' } }
+  | { provider: 'tencent'; tencent: { captchaAppId: string } };
+
+export function fetchHumanCheckChallenge(): Promise<HumanCheckChallenge> {
+  return request<HumanCheckChallenge>({ url: '/captcha/challenge', silent: true });
 }

@@ -2,6 +2,7 @@ import { Form } from 'antd';
 import { smsCodeRules } from '../forms/rules';
 import { FORM_TEXTS } from '../forms/texts';
 import type { FormSmsCode } from '../hooks/useFormSmsCode';
+import { HumanCheckDialog } from './HumanCheckDialog';
 import { SmsCodeInput } from './SmsCodeInput';
 
 interface SmsCodeFormItemProps {
@@ -12,11 +13,14 @@ interface SmsCodeFormItemProps {
   onSend?: () => Promise<void>;
 }
 
-/** The 验证码 field (`code`) with its send button. */
+/** The 验证码 field (`code`) with its send button, and the human check a send may ask for. */
 export function SmsCodeFormItem({ sms, sending = sms.sending, onSend = sms.sendToTelephone }: SmsCodeFormItemProps) {
   return (
-    <Form.Item name="code" label={FORM_TEXTS.code.label} rules={smsCodeRules}>
-      <SmsCodeInput remaining={sms.remaining} sending={sending} onSend={() => void onSend()} />
-    </Form.Item>
+    <>
+      <Form.Item name="code" label={FORM_TEXTS.code.label} rules={smsCodeRules}>
+        <SmsCodeInput remaining={sms.remaining} sending={sending} onSend={() => void onSend()} />
+      </Form.Item>
+      <HumanCheckDialog {...sms.humanCheck} />
+    </>
   );
 }

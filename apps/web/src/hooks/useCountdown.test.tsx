@@ -26,4 +26,13 @@ describe('SMS code countdown', () => {
     const again = screen.getByRole('button', { name: '获取验证码' }) as HTMLButtonElement;
     expect(again.disabled).toBe(false);
   });
+
+  it('shows the real seconds left even when its timer fired late (a background tab)', () => {
+    render(<Harness />);
+    fireEvent.click(screen.getByRole('button', { name: '获取验证码' }));
+    // 20 s pass on the clock while the timer could not run.
+    vi.setSystemTime(Date.now() + 20_000);
+    act(() => vi.advanceTimersByTime(1000));
+    expect(screen.getByRole('button', { name: '39秒后重新获取' })).toBeTruthy();
+  });
 });

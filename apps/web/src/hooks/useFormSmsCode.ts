@@ -31,7 +31,7 @@ export function useFormSmsCode<Values extends { telephone: string }, Field exten
     }
   }
 
-  return { remaining: sms.remaining, sending: sms.sending, send, sendToTelephone };
+  return { remaining: sms.remaining, sending: sms.sending, send, sendToTelephone, humanCheck: sms.humanCheck };
 }
 
 export type FormSmsCode = ReturnType<typeof useFormSmsCode>;

@@ -109,3 +109,16 @@ export const attemptWindows = pgTable('attempt_windows', {
   /** Whether the last attempt counted was let through. */
   lastAllowed: boolean('last_allowed').notNull(),
 }, (t) => [primaryKey({ columns: [t.scope, t.subject] })]);
+
+/**
+ * Solved human checks already spent (an ALTCHA challenge, a vendor ticket), by a hash of their id,
+ * kept until they could no longer pass anyway: the primary key makes each one pass exactly once.
+ */
+export const humanCheckUses = pgTable(
+  'human_check_uses',
+  {
+    key: varchar('key', { length: 64 }).primaryKey(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('human_check_uses_expires_idx').on(t.expiresAt)],
+);

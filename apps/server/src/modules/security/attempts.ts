@@ -16,6 +16,8 @@ export interface Attempt {
   retryAfterSeconds: number;
   /** The instant this attempt was counted at (to give it back later), when allowed. */
   at: Date;
+  /** Attempts inside the window now, this one included when it was allowed. */
+  count: number;
 }
 
 /**
@@ -41,15 +43,16 @@ export async function takeAttempt(
         then ${recent} || ${now.toISOString()}::timestamptz
         else ${recent} end,
       last_allowed = cardinality(${recent}) < ${limit}
-    returning last_allowed as allowed,
+    returning last_allowed as allowed, cardinality(w.hits) as count,
       (extract(epoch from (select min(h) from unnest(w.hits) as h)) * 1000)::float8 as oldest`);
-  const [row] = rowsOf<{ allowed: boolean; oldest: number | null }>(result);
+  const [row] = rowsOf<{ allowed: boolean; count: number | string; oldest: number | null }>(result);
   if (!row) throw new Error('attempt upsert returned nothing');
   const windowEnds = (row.oldest ?? now.getTime()) + rule.windowSeconds * 1000;
   return {
     allowed: row.allowed,
     retryAfterSeconds: row.allowed ? 0 : Math.max(1, Math.ceil((windowEnds - now.getTime()) / 1000)),
     at: now,
+    count: Number(row.count),
   };
 }
 

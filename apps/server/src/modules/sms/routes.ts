@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { HUMAN_CHECK_PROVIDERS } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema/index.js';
@@ -7,14 +9,67 @@ import { AppError } from '../../http/errors.js';
 import { principalOf } from '../../http/auth.js';
 import { countryCodeField, smsCodeField, smsTypeField, telephoneField } from '../../http/fields.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
-import { SmsCodeService } from './service.js';
+import { createHumanCheck, HumanCheckUnavailable } from '../../providers/captcha/index.js';
+import { SmsCodeService, type SmsSender } from './service.js';
 
 const sent = envelopeOf(z.object({ expiresIn: z.number(), resendAfter: z.number() }));
-const errors = { 400: errorEnvelope, 401: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope, 503: errorEnvelope };
+const errors = { 400: errorEnvelope, 401: errorEnvelope, 409: errorEnvelope, 428: errorEnvelope, 429: errorEnvelope, 503: errorEnvelope };
+
+/** The solved human check a send may carry (needed once the 428 HUMAN_CHECK_REQUIRED said so). */
+const captchaField = z
+  .string({ error: '人机验证结果必须是文本' })
+  .min(1, '人机验证结果不能为空')
+  .max(8192, '人机验证结果过长')
+  .optional()
+  .describe('人机验证结果：ALTCHA 组件的 payload，阿里云的 CaptchaVerifyParam，或腾讯云的 {"ticket","randstr"} JSON');
+
+const challengeResult = z.discriminatedUnion('provider', [
+  z.object({
+    provider: z.literal('altcha'),
+    altcha: z.object({ parameters: z.record(z.string(), z.unknown()), signature: z.string() }),
+  }),
+  z.object({
+    provider: z.literal('aliyun'),
+    aliyun: z.object({ prefix: z.string(), sceneId: z.string(), region: z.enum(['cn', 'sgp']) }),
+  }),
+  z.object({ provider: z.literal('tencent'), tencent: z.object({ captchaAppId: z.string() }) }),
+]);
 
 export const smsRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
   const codes = new SmsCodeService(deps);
   const db = deps.database.db;
+  const humanCheck = createHumanCheck(deps.config, db, deps.now);
+
+  /** Who is sending: a solution that was given must pass (and is spent), else the send is refused. */
+  async function senderOf(request: FastifyRequest, captcha: string | undefined): Promise<SmsSender> {
+    if (captcha === undefined) return { clientAddress: request.ip, humanChecked: false };
+    let passed: boolean;
+    try {
+      passed = await humanCheck.verify(captcha, request.ip);
+    } catch (error) {
+      if (!(error instanceof HumanCheckUnavailable)) throw error;
+      request.log.error({ err: error }, 'human check provider unavailable');
+      throw new AppError('SERVICE_UNAVAILABLE', '人机验证服务暂不可用，请稍后再试');
+    }
+    if (!passed) throw new AppError('HUMAN_CHECK_FAILED');
+    return { clientAddress: request.ip, humanChecked: true };
+  }
+
+  app.get(
+    '/captcha/challenge',
+    {
+      config: { public: true },
+      schema: {
+        tags: ['验证码'],
+        summary: `人机验证的题目（发送验证码被 428 拒绝后完成它，再把结果放在 captcha 参数里重发）；provider 为 ${HUMAN_CHECK_PROVIDERS.join(' / ')}`,
+        response: { 200: envelopeOf(challengeResult), 503: errorEnvelope },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(await humanCheck.challenge());
+    },
+  );
 
   const registered = async (telephone: string) =>
     (await db.select({ id: users.id }).from(users).where(eq(users.telephone, telephone))).length > 0;
@@ -25,18 +80,18 @@ export const smsRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) =
       config: { public: true },
       schema: {
         tags: ['验证码'],
-        summary: '向手机号发送6位验证码（5分钟有效，60秒一次，每天10次）',
-        querystring: z.object({ telephone: telephoneField, countryCode: countryCodeField, type: smsTypeField }),
+        summary: '向手机号发送6位验证码（5分钟有效，60秒一次，每天10次；超过人机验证阈值时需带 captcha）',
+        querystring: z.object({ telephone: telephoneField, countryCode: countryCodeField, type: smsTypeField, captcha: captchaField }),
         response: { 200: sent, ...errors },
       },
     },
     async (request) => {
-      const { telephone, type } = request.query;
+      const { telephone, type, captcha } = request.query;
       // Registration and reset make no sense for the wrong side of "registered"; say so before sending.
       if (type === 'register' && (await registered(telephone))) throw new AppError('PHONE_REGISTERED');
       if (type === 'reset' && !(await registered(telephone))) throw new AppError('PHONE_NOT_REGISTERED');
       if (type === 'bind' && (await registered(telephone))) throw new AppError('PHONE_REGISTERED', '该手机号已绑定其他账号');
-      return ok(await codes.send(telephone, type));
+      return ok(await codes.send(telephone, type, await senderOf(request, captcha)));
     },
   );
 
@@ -46,7 +101,7 @@ export const smsRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) =
       schema: {
         tags: ['验证码'],
         summary: '向当前登录账号绑定的手机号发送验证码',
-        querystring: z.object({ type: smsTypeField }),
+        querystring: z.object({ type: smsTypeField, captcha: captchaField }),
         response: { 200: sent, ...errors },
       },
     },
@@ -54,7 +109,7 @@ export const smsRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) =
       const principal = principalOf(request);
       const [user] = await db.select({ telephone: users.telephone }).from(users).where(eq(users.id, principal.userId));
       if (!user?.telephone) throw new AppError('VALIDATION', '当前账号未绑定手机号');
-      return ok(await codes.send(user.telephone, request.query.type));
+      return ok(await codes.send(user.telephone, request.query.type, await senderOf(request, request.query.captcha)));
     },
   );
 

@@ -13,6 +13,8 @@ import { smsCodes } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { hmacHex, randomDigits, safeEqualHex } from '../../lib/crypto.js';
 import { SmsSendError } from '../../providers/sms/provider.js';
+import { takeAttempt } from '../security/attempts.js';
+import { smsSendsPerClient, waitText } from '../security/rules.js';
 
 const CHINA_OFFSET_MS = 8 * 3600 * 1000;
 
@@ -23,6 +25,20 @@ export function startOfChinaDay(now: Date): Date {
   return new Date(shifted.getTime() - CHINA_OFFSET_MS);
 }
 
+/** Who asks for a send: the client address (see TRUST_PROXY) and whether it passed a human check just now. */
+export interface SmsSender {
+  clientAddress: string;
+  humanChecked: boolean;
+}
+
+/** Why a send needs a human check first: the client sent many codes this hour, or the phone got many today. */
+export function humanCheckRequired(reason: 'client' | 'phone'): AppError {
+  return new AppError(
+    'HUMAN_CHECK_REQUIRED',
+    reason === 'client' ? '当前网络获取验证码次数较多，请先完成人机验证' : '该手机号今日已多次获取验证码，请先完成人机验证',
+  );
+}
+
 export class SmsCodeService {
   constructor(private readonly deps: AppDeps) {}
 
@@ -30,9 +46,19 @@ export class SmsCodeService {
     return hmacHex(this.deps.config.jwtSecret, `${telephone}:${type}:${code}`);
   }
 
-  /** Issues a fresh code: one per phone per 60 s, ten per phone per day; older codes of the type die. */
-  async send(telephone: string, type: SmsCodeType): Promise<{ expiresIn: number; resendAfter: number }> {
+  /**
+   * Issues a fresh code: one per phone per 60 s, ten per phone per day, SMS_SENDS_PER_CLIENT_PER_HOUR
+   * per client address; past the human-check thresholds only after a passed check. Older codes of the
+   * type die. Everything is decided inside one transaction under the phone's lock, and the client's
+   * count is taken by one atomic statement there, so a refused or failed send counts nothing and a
+   * burst cannot get past any limit.
+   */
+  async send(telephone: string, type: SmsCodeType, sender: SmsSender): Promise<{ expiresIn: number; resendAfter: number }> {
     const now = this.deps.now();
+    const { humanCheck, smsSendsPerClientPerHour } = this.deps.config;
+    const clientRule = smsSendsPerClient(smsSendsPerClientPerHour);
+    // Without a check, a client may send only up to the check threshold; with one, up to the hard limit.
+    const clientLimit = sender.humanChecked ? clientRule.limit : Math.min(humanCheck.afterClientSendsPerHour, clientRule.limit);
     await this.deps.database.db.transaction(async (tx) => {
       // Serialises concurrent sends to one phone so the limits cannot be raced.
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`sms:${telephone}`}))`);
@@ -42,14 +68,31 @@ export class SmsCodeService {
         .where(eq(smsCodes.telephone, telephone))
         .orderBy(desc(smsCodes.createdAt))
         .limit(1);
-      if (latest && now.getTime() - latest.createdAt.getTime() < SMS_RESEND_INTERVAL_SECONDS * 1000) {
-        throw new AppError('SMS_TOO_FREQUENT');
+      const sinceLatestMs = latest ? now.getTime() - latest.createdAt.getTime() : Number.POSITIVE_INFINITY;
+      if (sinceLatestMs < SMS_RESEND_INTERVAL_SECONDS * 1000) {
+        const left = Math.max(1, Math.ceil((SMS_RESEND_INTERVAL_SECONDS * 1000 - sinceLatestMs) / 1000));
+        throw new AppError('SMS_TOO_FREQUENT', `验证码发送过于频繁，请${left}秒后再试`, { retryAfterSeconds: left });
       }
       const [today] = await tx
         .select({ sent: count() })
         .from(smsCodes)
         .where(and(eq(smsCodes.telephone, telephone), gte(smsCodes.createdAt, startOfChinaDay(now))));
-      if ((today?.sent ?? 0) >= SMS_DAILY_LIMIT_PER_PHONE) throw new AppError('SMS_DAILY_LIMIT');
+      const sentToday = today?.sent ?? 0;
+      if (sentToday >= SMS_DAILY_LIMIT_PER_PHONE) {
+        const tomorrow = startOfChinaDay(now).getTime() + 24 * 3600 * 1000;
+        throw new AppError('SMS_DAILY_LIMIT', '该手机号今日验证码发送次数已达上限，请明天再试', {
+          retryAfterSeconds: Math.max(1, Math.ceil((tomorrow - now.getTime()) / 1000)),
+        });
+      }
+      if (!sender.humanChecked && sentToday >= humanCheck.afterPhoneSendsPerDay) throw humanCheckRequired('phone');
+      if (clientLimit === 0) throw humanCheckRequired('client');
+      const attempt = await takeAttempt(tx, clientRule, sender.clientAddress, now, clientLimit);
+      if (!attempt.allowed) {
+        if (attempt.count < clientRule.limit) throw humanCheckRequired('client');
+        throw new AppError('SMS_CLIENT_LIMIT', `当前网络发送验证码过于频繁，请${waitText(attempt.retryAfterSeconds)}后再试`, {
+          retryAfterSeconds: attempt.retryAfterSeconds,
+        });
+      }
 
       await tx
         .update(smsCodes)
