@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two queries at once on one PostgreSQL connection fail the test (see the file).
+    setupFiles: ['test/setup/no-concurrent-queries.ts'],
   },
 });

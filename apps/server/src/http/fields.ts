@@ -3,6 +3,7 @@ import {
   AMOUNT_MAX_FEN,
   COUNTRY_CODE,
   formatYuan,
+  normalizeTelephone,
   PASSWORD_MESSAGE,
   PASSWORD_PATTERN,
   SMS_CODE_MESSAGE,
@@ -19,7 +20,8 @@ export function text(label: string) {
   });
 }
 
-export const telephoneField = text('手机号').trim().regex(TELEPHONE_PATTERN, TELEPHONE_MESSAGE);
+/** A mainland mobile number, accepted as people paste it (`+86 138-0013-8001`, full-width digits) and stored as 11 digits. */
+export const telephoneField = text('手机号').overwrite(normalizeTelephone).regex(TELEPHONE_PATTERN, TELEPHONE_MESSAGE);
 export const passwordField = text('密码').regex(PASSWORD_PATTERN, PASSWORD_MESSAGE);
 export const smsCodeField = text('验证码').trim().regex(SMS_CODE_PATTERN, SMS_CODE_MESSAGE);
 export const smsTypeField = z.enum(SMS_CODE_TYPES, { error: '验证码类型必须是 register、login、reset 或 bind 之一' });
@@ -44,3 +46,39 @@ export function amountField(label: string, limits: { min?: number; max?: number 
     .refine((value) => value >= min, `${label}不能低于${formatYuan(min)}`)
     .refine((value) => value <= max, `${label}不能超过${formatYuan(max)}`);
 }
+
+/** Dates a filter may name (China time): the platform's records all fall well inside, and PostgreSQL and JS agree on every instant here. */
+export const EARLIEST_DATE = '2000-01-01T00:00:00+08:00';
+export const LATEST_DATE = '2100-01-01T00:00:00+08:00';
+
+/**
+ * An ISO 8601 instant with its offset (e.g. `2026-06-01T00:00:00+08:00`), between 2000 and 2100.
+ * Year 0000, impossible days and far-future years are refused here, before they reach the database.
+ */
+export function dateTimeField(label: string) {
+  const earliest = Date.parse(EARLIEST_DATE);
+  const latest = Date.parse(LATEST_DATE);
+  return z.iso
+    .datetime({
+      offset: true,
+      // A malformed value gets one message, not the range's too.
+      abort: true,
+      error: (issue) =>
+        issue.code === 'invalid_type' ? `${label}必须是文本` : `${label}格式不正确，应为带时区的时间，如 2026-06-01T00:00:00+08:00`,
+    })
+    .refine((value) => {
+      const instant = Date.parse(value);
+      return Number.isFinite(instant) && instant >= earliest && instant < latest;
+    }, `${label}须在2000年至2099年之间`);
+}
+
+/** Optional time range of a list filter (`startTime` inclusive, `endTime` exclusive). */
+export const timeRangeQuery = z
+  .object({
+    startTime: dateTimeField('开始时间').optional(),
+    endTime: dateTimeField('结束时间').optional(),
+  })
+  .refine((range) => !range.startTime || !range.endTime || Date.parse(range.startTime) < Date.parse(range.endTime), {
+    message: '开始时间必须早于结束时间',
+    path: ['endTime'],
+  });

@@ -25,7 +25,8 @@ export function pageOf<T>(list: T[], total: number, query: PageQuery): Page<T> {
 /**
  * One page of a list: reads the page's rows (`limit`/`offset` from the query) and the total count in
  * parallel, then turns the rows into items. `toItems` gets the whole page, so a look-up the items need
- * (say, their child rows) is one query, not one per row.
+ * (say, their child rows) is one query, not one per row. Parallel means two connections: give it
+ * queries on the pool (`Database`), never on a transaction (one connection runs one query at a time).
  */
 export async function paged<Row, Item>(
   query: PageQuery,
@@ -42,13 +43,5 @@ export function pageSchema<T extends z.ZodType>(item: T) {
   return z.object({ list: z.array(item), total: z.number().int(), page: z.number().int(), pageSize: z.number().int() });
 }
 
-/** Optional ISO time range filter (`startTime` inclusive, `endTime` exclusive). */
-export const timeRangeQuery = z
-  .object({
-    startTime: z.iso.datetime({ offset: true, error: '开始时间格式不正确' }).optional(),
-    endTime: z.iso.datetime({ offset: true, error: '结束时间格式不正确' }).optional(),
-  })
-  .refine((range) => !range.startTime || !range.endTime || Date.parse(range.startTime) < Date.parse(range.endTime), {
-    message: '开始时间必须早于结束时间',
-    path: ['endTime'],
-  });
+/** The time range of list filters lives with the other shared fields. */
+export { timeRangeQuery } from './fields.js';

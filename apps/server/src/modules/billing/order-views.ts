@@ -121,25 +121,24 @@ export async function findOrder(executor: Executor, principal: Principal, orderN
   return order;
 }
 
+/** The order with its items, voucher and money movements. One query after the other: `executor` may be a transaction. */
 export async function orderDetail(executor: Executor, order: Order): Promise<OrderDetail> {
-  const [voucherRows, transactionRows] = await Promise.all([
-    order.voucherId
-      ? executor.select({ id: vouchers.id, name: vouchers.name }).from(vouchers).where(eq(vouchers.id, order.voucherId))
-      : Promise.resolve([]),
-    executor
-      .select({
-        id: ledgerTransactions.id,
-        type: ledgerTransactions.type,
-        channel: ledgerTransactions.channel,
-        description: ledgerTransactions.description,
-        createdAt: ledgerTransactions.createdAt,
-        amount: ledgerEntries.amountFen,
-      })
-      .from(ledgerTransactions)
-      .leftJoin(ledgerEntries, and(eq(ledgerEntries.transactionId, ledgerTransactions.id), eq(ledgerEntries.walletId, order.walletId)))
-      .where(eq(ledgerTransactions.orderId, order.id))
-      .orderBy(asc(ledgerTransactions.createdAt), asc(ledgerTransactions.id)),
-  ]);
+  const voucherRows = order.voucherId
+    ? await executor.select({ id: vouchers.id, name: vouchers.name }).from(vouchers).where(eq(vouchers.id, order.voucherId))
+    : [];
+  const transactionRows = await executor
+    .select({
+      id: ledgerTransactions.id,
+      type: ledgerTransactions.type,
+      channel: ledgerTransactions.channel,
+      description: ledgerTransactions.description,
+      createdAt: ledgerTransactions.createdAt,
+      amount: ledgerEntries.amountFen,
+    })
+    .from(ledgerTransactions)
+    .leftJoin(ledgerEntries, and(eq(ledgerEntries.transactionId, ledgerTransactions.id), eq(ledgerEntries.walletId, order.walletId)))
+    .where(eq(ledgerTransactions.orderId, order.id))
+    .orderBy(asc(ledgerTransactions.createdAt), asc(ledgerTransactions.id));
   const voucher = voucherRows[0];
   return {
     ...toOrderSummary(order),
