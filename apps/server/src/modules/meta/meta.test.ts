@@ -6,6 +6,7 @@ import { dbOf } from '../../deps.js';
 import { cpuModels, gpuModels, publicImages, zones } from '../../db/schema/meta.js';
 import { seedDictionaries } from '../../db/seed/seed.js';
 import { SEED_CPUS, SEED_GPUS, SEED_PUBLIC_IMAGES, SEED_ZONES } from '../../db/seed/data.js';
+import { DICTIONARY_MAX_AGE_MS } from './routes.js';
 
 let test: TestApp;
 
@@ -18,6 +19,11 @@ afterAll(async () => {
 });
 
 const CHINESE = /[\u4e00-\u9fff]/;
+
+/** An operator's edit reaches the answers once the in-memory copy is older than its maximum age. */
+function outliveDictionaryCache(): void {
+  test.clock.advance(DICTIONARY_MAX_AGE_MS / 1000);
+}
 
 /** GET a meta list without any token; asserts the success envelope and a non-empty list. */
 async function list(path: string): Promise<Record<string, unknown>[]> {
@@ -147,6 +153,7 @@ describe('GET /api/v1/meta/* (public dictionaries)', () => {
     const moved = SEED_PUBLIC_IMAGES.find((image) => image.id === 'tensorflow-2.9.0-py3.8-cu112');
     expect(moved).toBeDefined();
     await db.update(publicImages).set({ sortOrder: -1 }).where(eq(publicImages.id, 'tensorflow-2.9.0-py3.8-cu112'));
+    outliveDictionaryCache();
     try {
       const gpus = await list('gpu');
       expect(gpus.map((g) => g.id)).not.toContain('rtx3090');
@@ -157,6 +164,7 @@ describe('GET /api/v1/meta/* (public dictionaries)', () => {
     } finally {
       await db.update(gpuModels).set({ enabled: true }).where(eq(gpuModels.id, 'rtx3090'));
       await db.update(publicImages).set({ sortOrder: moved?.sortOrder ?? 0 }).where(eq(publicImages.id, 'tensorflow-2.9.0-py3.8-cu112'));
+      outliveDictionaryCache();
     }
   });
 });
@@ -177,6 +185,7 @@ describe('seedDictionaries on a running app', () => {
     await seedDictionaries(db);
 
     expect(await counts()).toEqual(before);
+    outliveDictionaryCache();
     const items = await list('zone');
     expect(items.find((z) => z.id === 'bj-a')?.name).toBe('北京一区');
   });

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.js';
 import { dbOf } from '../../deps.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
+import { DictionaryCache, representationOf, sendRepresentation } from './cache.js';
 import {
   CHARGING_RULE_LIST,
   INSTANCE_HEALTH_LIST,
@@ -67,20 +69,43 @@ const instanceStatus = z.object({
 
 const namedItem = z.object({ id: z.number().int(), name: z.string(), showName: z.string() });
 
-/** Public dictionaries the console loads at start (spec §7 "Metadata lists"). */
+/** How long an operator's edit of a dictionary table may take to reach every server process. */
+export const DICTIONARY_MAX_AGE_MS = 1000;
+
+/**
+ * Public dictionaries the console loads at start (spec §7 "Metadata lists"), answered from memory
+ * with an ETag: a browser that holds the current version gets 304. See DictionaryCache for when the
+ * table-backed ones are reloaded.
+ */
 export const metaRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
   const service = new MetaService(dbOf(deps));
+  const tables = new DictionaryCache(
+    async () => ({
+      zones: ok(await service.zones()),
+      gpus: ok(await service.gpus()),
+      cpus: ok(await service.cpus()),
+      publicImages: ok(await service.publicImages()),
+    }),
+    deps.now,
+    DICTIONARY_MAX_AGE_MS,
+  );
   const route = <T extends z.ZodType>(summary: string, result: T) => ({
-    config: { public: true },
+    config: { public: true, anonymous: true },
     schema: { tags: TAGS, summary, response: { 200: envelopeOf(z.array(result)), ...errors } },
   });
+  const fromTable = (name: 'zones' | 'gpus' | 'cpus' | 'publicImages') => async (request: FastifyRequest, reply: FastifyReply) =>
+    sendRepresentation(request, reply, await tables.get(name));
+  const fixed = (list: unknown) => {
+    const representation = representationOf(ok(list));
+    return async (request: FastifyRequest, reply: FastifyReply) => sendRepresentation(request, reply, representation);
+  };
 
-  app.get('/meta/zone', route('可用区列表', zone), async () => ok(await service.zones()));
-  app.get('/meta/gpu', route('GPU 型号列表', gpu), async () => ok(await service.gpus()));
-  app.get('/meta/cpu', route('CPU 型号列表', cpu), async () => ok(await service.cpus()));
-  app.get('/meta/images/public', route('公共镜像列表', publicImage), async () => ok(await service.publicImages()));
-  app.get('/meta/charging_rule', route('计费方式列表', chargingRule), async () => ok(CHARGING_RULE_LIST));
-  app.get('/meta/instance_status', route('实例状态列表', instanceStatus), async () => ok(INSTANCE_STATUS_LIST));
-  app.get('/meta/instance_health', route('实例健康状态列表', namedItem), async () => ok(INSTANCE_HEALTH_LIST));
-  app.get('/meta/rental_event_type', route('实例事件类型列表', namedItem), async () => ok(RENTAL_EVENT_TYPE_LIST));
+  app.get('/meta/zone', route('可用区列表', zone), fromTable('zones'));
+  app.get('/meta/gpu', route('GPU 型号列表', gpu), fromTable('gpus'));
+  app.get('/meta/cpu', route('CPU 型号列表', cpu), fromTable('cpus'));
+  app.get('/meta/images/public', route('公共镜像列表', publicImage), fromTable('publicImages'));
+  app.get('/meta/charging_rule', route('计费方式列表', chargingRule), fixed(CHARGING_RULE_LIST));
+  app.get('/meta/instance_status', route('实例状态列表', instanceStatus), fixed(INSTANCE_STATUS_LIST));
+  app.get('/meta/instance_health', route('实例健康状态列表', namedItem), fixed(INSTANCE_HEALTH_LIST));
+  app.get('/meta/rental_event_type', route('实例事件类型列表', namedItem), fixed(RENTAL_EVENT_TYPE_LIST));
 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { NICKNAME_MAX_LENGTH, NICKNAME_MESSAGE } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
-import { principalOf } from '../../http/auth.js';
+import { accountOf, principalOf, spendableBalanceOf } from '../../http/auth.js';
 import { passwordField, smsCodeField, telephoneField, text } from '../../http/fields.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import type { AuthService } from '../auth/service.js';
@@ -27,19 +27,20 @@ export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsync
   app.get(
     '/user/userinfo',
     { schema: { tags: ['用户'], summary: '当前登录用户信息', response: { 200: envelopeOf(userInfo), ...errors } } },
-    async (request) => ok(await service.userInfo(principalOf(request))),
+    async (request) => ok(service.userInfo(principalOf(request), accountOf(request))),
   );
 
   app.get(
     '/account/',
     {
+      config: { readsBalance: true },
       schema: {
         tags: ['用户'],
         summary: '账户余额（分）',
         response: { 200: envelopeOf(z.object({ totalBalance: z.number().int() })), ...errors },
       },
     },
-    async (request) => ok({ totalBalance: await service.totalBalance(principalOf(request)) }),
+    async (request) => ok({ totalBalance: spendableBalanceOf(request) }),
   );
 
   app.get(

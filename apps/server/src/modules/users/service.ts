@@ -2,11 +2,11 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { AccountType, grantedAuthorities, maskTelephone, type PermissionMap } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../db/client.js';
-import { users, wallets } from '../../db/schema/index.js';
+import { users } from '../../db/schema/index.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/principal.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
-import { SessionService } from '../auth/sessions.js';
+import { SessionService, type SignedInAccount } from '../auth/sessions.js';
 import { giveBackAttempt, takeAttempt } from '../security/attempts.js';
 import { PASSWORD_CHECKS, passwordLocked, passwordSubject } from '../security/rules.js';
 
@@ -27,19 +27,19 @@ export class UserService {
     return user;
   }
 
-  async userInfo(principal: Principal) {
-    const user = await this.load(principal.userId);
-    const maskedTelephone = user.telephone ? maskTelephone(user.telephone) : '';
+  /** From the row the session check read in the same request: no second query. */
+  userInfo(principal: Principal, account: SignedInAccount) {
+    const maskedTelephone = account.telephone ? maskTelephone(account.telephone) : '';
     return {
-      userId: user.id,
+      userId: principal.userId,
       // A main account has no user name of its own; its (masked) phone stands in, never the full number.
-      userName: user.username ?? maskedTelephone,
-      nickName: user.nickName,
+      userName: account.username ?? maskedTelephone,
+      nickName: account.nickName,
       telephone: maskedTelephone,
-      accountType: user.accountType,
-      roles: [...user.roles],
-      hasPassword: user.passwordHash !== null,
-      createdAt: user.createdAt.toISOString(),
+      accountType: principal.accountType,
+      roles: [...principal.roles],
+      hasPassword: account.hasPassword,
+      createdAt: account.createdAt.toISOString(),
     };
   }
 
@@ -56,17 +56,6 @@ export class UserService {
       sharedMainBalance: user.sharedMainBalance,
       mainAccountId: principal.ownerId,
     };
-  }
-
-  /** The balance the caller spends from: a sub-account sharing the main balance sees the main wallet. */
-  async totalBalance(principal: Principal): Promise<number> {
-    let walletOwner = principal.userId;
-    if (principal.accountType === AccountType.SUB) {
-      const user = await this.load(principal.userId);
-      if (user.sharedMainBalance) walletOwner = principal.ownerId;
-    }
-    const [wallet] = await this.db.select({ balance: wallets.balanceFen }).from(wallets).where(eq(wallets.accountId, walletOwner));
-    return wallet?.balance ?? 0;
   }
 
   async updateNickname(principal: Principal, nickName: string): Promise<void> {

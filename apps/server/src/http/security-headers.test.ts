@@ -1,0 +1,54 @@
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import helmet from 'helmet';
+import { createTestApp, registerUser, type TestApp } from '../../test/helpers.js';
+import { securityHeadersOf } from './security-headers.js';
+
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+});
+
+afterAll(async () => {
+  await t.close();
+});
+
+describe('security headers (helmet, built once)', () => {
+  it('go out on every kind of answer, identical each time', async () => {
+    const user = await registerUser(t);
+    const answers = [
+      await t.app.inject({ method: 'GET', url: '/api/v1/meta/gpu' }),
+      await t.app.inject({ method: 'GET', url: '/api/v1/user/userinfo', headers: { authorization: `Bearer ${user.jwtToken}` } }),
+      await t.app.inject({ method: 'GET', url: '/api/v1/user/userinfo' }),
+      await t.app.inject({ method: 'GET', url: '/api/v1/no-such-thing' }),
+      await t.app.inject({ method: 'GET', url: '/healthz' }),
+    ];
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 401, 404, 200]);
+    for (const answer of answers) {
+      expect(answer.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+      expect(answer.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      expect(answer.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(answer.headers['cross-origin-embedder-policy']).toBeUndefined();
+      expect(answer.headers['content-security-policy']).toBe(answers[0]?.headers['content-security-policy']);
+    }
+  });
+});
+
+describe('securityHeadersOf', () => {
+  it('records exactly what helmet sets on a real response', () => {
+    const options = {
+      contentSecurityPolicy: { directives: { scriptSrc: ["'self'", "'sha256-abc'"], upgradeInsecureRequests: null } },
+      crossOriginEmbedderPolicy: false,
+    };
+    const request = new IncomingMessage(new Socket());
+    const response = new ServerResponse(request);
+    response.setHeader('X-Powered-By', 'something');
+    helmet(options)(request, response, () => {});
+    const applied = Object.fromEntries(Object.entries(response.getHeaders()).map(([name, value]) => [name, String(value)]));
+    expect(securityHeadersOf(options)).toEqual(applied);
+  });
+});

@@ -1,0 +1,33 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import helmet, { type HelmetOptions } from 'helmet';
+
+/** The headers helmet sets for these options, recorded once (they do not depend on the request). */
+export function securityHeadersOf(options: Readonly<HelmetOptions>): Record<string, string> {
+  const headers = new Map<string, string>();
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers.set(name.toLowerCase(), Array.isArray(value) ? value.join(', ') : String(value));
+    },
+    removeHeader(name: string) {
+      headers.delete(name.toLowerCase());
+    },
+  };
+  helmet(options)({} as IncomingMessage, recorder as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+  });
+  return Object.fromEntries(headers);
+}
+
+/**
+ * Helmet's security headers (CSP, HSTS, nosniff, …) on every answer. @fastify/helmet built a new
+ * helmet middleware, parsing every CSP directive, on each request; with static options (no
+ * per-request nonces) the headers are the same every time, so they are computed once and copied.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, options: Readonly<HelmetOptions>): void {
+  const headers = securityHeadersOf(options);
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
+}
