@@ -8,6 +8,7 @@ import { buildApp } from '../src/app.js';
 import { createPaymentGateways } from '../src/providers/payments/index.js';
 import type { AppDeps } from '../src/deps.js';
 import type { SmsProvider } from '../src/providers/sms/provider.js';
+import type { GatewayName, PaymentGateway } from '../src/providers/payments/provider.js';
 
 /** A clock tests can move forward. */
 export class TestClock {
@@ -62,13 +63,26 @@ export interface TestApp {
 }
 
 export async function createTestApp(
-  overrides: { env?: Record<string, string>; sms?: (clock: TestClock) => SmsProvider; serveWeb?: boolean } = {},
+  overrides: {
+    env?: Record<string, string>;
+    sms?: (clock: TestClock) => SmsProvider;
+    serveWeb?: boolean;
+    /** Gateways instead of the ones PAYMENT_PROVIDERS names (e.g. WeChat Pay over a fake network). */
+    payments?: (clock: TestClock) => Map<GatewayName, PaymentGateway>;
+  } = {},
 ): Promise<TestApp> {
   const config: Config = loadConfig({
     NODE_ENV: 'test',
     JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_MINUTE: '100000',
+    // Suites register many phones from one address; the SMS abuse limits are tested with their own values.
+    SMS_SENDS_PER_CLIENT_PER_HOUR: '100000',
+    HUMAN_CHECK_AFTER_CLIENT_SENDS_PER_HOUR: '100000',
+    HUMAN_CHECK_AFTER_PHONE_SENDS_PER_DAY: '100',
+    // ALTCHA challenges tests can solve in milliseconds.
+    ALTCHA_COST: '1',
+    ALTCHA_COUNTER_MAX: '64',
     ...overrides.env,
   });
   const { handle, drop } = await freshDatabase();
@@ -77,7 +91,7 @@ export async function createTestApp(
     config,
     database: handle,
     sms: overrides.sms ? overrides.sms(clock) : new ConsoleSmsProvider(clock.now),
-    payments: createPaymentGateways(config),
+    payments: overrides.payments ? overrides.payments(clock) : createPaymentGateways(config),
     now: clock.now,
   };
   const app = await buildApp(deps, { logger: false, serveWeb: overrides.serveWeb ?? false });

@@ -97,8 +97,9 @@ export interface RechargeListQuery extends PageQuery, TimeRangeQuery {
   channel?: PaymentChannelValue;
 }
 
+/** Silent: the pages that need the channels show a failure where the channels would be. */
 export function fetchPaymentChannels(): Promise<PaymentChannelsDto> {
-  return request<PaymentChannelsDto>({ url: '/payment/channels' });
+  return request<PaymentChannelsDto>({ url: '/payment/channels', silent: true });
 }
 
 /** Creates a recharge; `idempotencyKey` is new for every submit (a retry of the same submit reuses it). */
@@ -111,8 +112,17 @@ export function fetchRecharge(rechargeId: string): Promise<RechargeDto> {
   return request<RechargeDto>({ url: `/payment/recharge/${encodeURIComponent(rechargeId)}`, silent: true });
 }
 
+/** Silent: the list shows its own load error, and a poll that fails must not toast every few seconds. */
 export function fetchRecharges(query: RechargeListQuery): Promise<Page<RechargeDto>> {
-  return request<Page<RechargeDto>>({ url: '/payment/recharge', params: { ...query } });
+  return request<Page<RechargeDto>>({ url: '/payment/recharge', params: { ...query }, silent: true });
+}
+
+/**
+ * Cancels a pending QR recharge (the gateway closes the trade first). Silent: a 409 may be good news
+ * (该订单已支付, the money was credited instead), so the caller words the outcome.
+ */
+export function cancelRecharge(rechargeId: string): Promise<RechargeDto> {
+  return request<RechargeDto>({ method: 'POST', url: `/payment/recharge/${encodeURIComponent(rechargeId)}/cancel`, silent: true });
 }
 
 export function submitBankReference(rechargeId: string, reference: string): Promise<RechargeDto> {
@@ -127,8 +137,20 @@ export function usePaymentChannelsQuery() {
   return useQuery({ queryKey: billingKeys.channels, queryFn: fetchPaymentChannels, staleTime: 5 * 60_000 });
 }
 
-export function useRechargesQuery(query: RechargeListQuery) {
-  return useQuery({ queryKey: billingKeys.rechargeList(query), queryFn: () => fetchRecharges(query), placeholderData: keepPreviousData });
+/**
+ * 充值记录's query. With `pollInterval` the list keeps itself current: it refetches at the interval the
+ * latest page asks for (false: no polling), also while the tab is in the background (the payer pays in
+ * another tab or on a phone), and at once when the tab gets the focus back.
+ */
+export function useRechargesQuery(query: RechargeListQuery, pollInterval?: (page: Page<RechargeDto> | undefined) => number | false) {
+  return useQuery({
+    queryKey: billingKeys.rechargeList(query),
+    queryFn: () => fetchRecharges(query),
+    placeholderData: keepPreviousData,
+    refetchInterval: pollInterval ? (current) => pollInterval(current.state.data) : false,
+    refetchIntervalInBackground: pollInterval !== undefined,
+    ...(pollInterval ? { refetchOnWindowFocus: 'always' as const } : {}),
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,9 @@ import { ReloadOutlined } from '@ant-design/icons';
 import { formatYuan } from '@slg/shared';
 import { Button, Spin, Tooltip, Typography } from 'antd';
 import { useNavigate } from 'react-router';
-import { useBalanceQuery } from '../api/account';
+import { useQuery } from '@tanstack/react-query';
+import { fetchBalance } from '../api/account';
+import { queryKeys } from '../api/queryKeys';
 import { visibleTo } from '../router/menus';
 import { findRoute } from '../router/routes';
 import { sessionSnapshot } from '../session/session';
@@ -25,9 +27,13 @@ function RechargeButton() {
   );
 }
 
-/** The header balance (GET /api/v1/account/), labelled 账户余额. */
+/**
+ * The header balance (GET /api/v1/account/), labelled 账户余额. It loads again whenever the tab gets the
+ * focus back (the user may have paid in another tab), and whenever a page that sees money move
+ * (a recharge paid or confirmed, an order paid) invalidates it.
+ */
 export function BalanceIndicator() {
-  const balance = useBalanceQuery();
+  const balance = useQuery({ queryKey: queryKeys.balance, queryFn: fetchBalance, refetchOnWindowFocus: 'always' });
   return (
     <span className="slg-balance">
       <Typography.Text type="secondary" className="slg-hide-sm">

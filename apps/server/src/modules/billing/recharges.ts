@@ -1,12 +1,13 @@
 import { and, ne, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
+import { RECHARGE_CANCELED_REASON } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { recharges } from '../../db/schema/index.js';
 import { ownedBy } from '../../db/scope.js';
 import { AppError } from '../../http/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
-import type { CreatedPayment, GatewayName, NotificationRequest, PaymentGateway } from '../../providers/payments/provider.js';
+import type { CreatedPayment, GatewayName, NotificationRequest, PaymentGateway, VerifiedNotification } from '../../providers/payments/provider.js';
 import { PaymentGatewayError, PaymentNotifyError } from '../../providers/payments/provider.js';
 import type { Principal } from '../auth/principal.js';
 import { recordAudit } from '../admin/audit.js';
@@ -20,6 +21,14 @@ type RechargeRow = typeof recharges.$inferSelect;
 const LEDGER_CHANNEL: Record<RechargeChannel, LedgerChannel> = { WXPAY: 'WECHAT', ALIPAY: 'ALIPAY', BANK: 'BANK' };
 /** A QR payment is offered for this long before the gateway closes it. */
 export const PAYMENT_WINDOW_MS = 2 * 3600 * 1000;
+/** What a cancel attempt on a paid recharge is told: credited now, or (the gateway's answer pending) soon. */
+const PAID_MESSAGE = '该订单已支付，款项已计入账户余额';
+const PAID_PENDING_MESSAGE = '该订单已支付，款项稍后计入账户余额';
+
+export interface GatewayFactsOutcome {
+  ok: boolean;
+  reason?: string;
+}
 
 export const rechargeViewSchema = z.object({
   rechargeId: z.string(),
@@ -138,13 +147,17 @@ export class RechargeService {
     return ownedBy(principal, 'INVOICE', { ownerId: recharges.ownerId, creatorId: recharges.creatorId });
   }
 
-  async get(principal: Principal, rechargeId: string): Promise<RechargeView> {
+  private async findOwned(principal: Principal, rechargeId: string): Promise<RechargeRow> {
     const [row] = await this.db
       .select()
       .from(recharges)
       .where(and(eq(recharges.id, rechargeId), this.scoped(principal)));
     if (!row) throw new AppError('NOT_FOUND', '充值记录不存在');
-    return toRechargeView(row);
+    return row;
+  }
+
+  async get(principal: Principal, rechargeId: string): Promise<RechargeView> {
+    return toRechargeView(await this.findOwned(principal, rechargeId));
   }
 
   async list(principal: Principal, filter: RechargeFilter) {
@@ -212,7 +225,7 @@ export class RechargeService {
   }
 
   /** Handles a gateway notification: verify, then credit once. Forged or mismatched ones credit nothing. */
-  async handleNotification(gatewayName: string, request: NotificationRequest): Promise<{ ok: boolean; reason?: string }> {
+  async handleNotification(gatewayName: string, request: NotificationRequest): Promise<GatewayFactsOutcome> {
     const gateway = this.deps.payments.get(gatewayName as GatewayName);
     if (!gateway) return { ok: false, reason: `unknown gateway ${gatewayName}` };
     let facts;
@@ -222,6 +235,15 @@ export class RechargeService {
       if (error instanceof PaymentNotifyError) return { ok: false, reason: error.message };
       throw error;
     }
+    return this.applyGatewayFacts(gateway, facts);
+  }
+
+  /**
+   * The one path that acts on what a gateway says about a payment, whether it came as a notification
+   * or as the answer to our query: the row is locked, a success credits once (also after the recharge
+   * was marked FAILED: the payer paid at the last second), a closed trade marks a CREATED one FAILED.
+   */
+  private async applyGatewayFacts(gateway: PaymentGateway, facts: VerifiedNotification): Promise<GatewayFactsOutcome> {
     // A valid signature says who sent it, not that its content is sane: refuse what no recharge of ours can be.
     const sane = notifiedFacts.safeParse(facts);
     if (!sane.success) return { ok: false, reason: `malformed notification: ${sane.error.issues.map((issue) => issue.path.join('.')).join(', ')}` };
@@ -239,10 +261,63 @@ export class RechargeService {
         }
         return { ok: true };
       }
-      // A success after we saw it closed (the payer paid at the last second) still credits.
       await this.credit(tx, row, { providerTradeNo: facts.providerTradeNo });
       return { ok: true };
     });
+  }
+
+  /**
+   * The payer gives up a QR recharge. The trade is closed at the gateway first, so that nobody can pay
+   * it afterwards; only then is the recharge marked FAILED (已取消), by a conditional update on CREATED.
+   * When the gateway says it was paid in the meantime, nothing is cancelled: the payment is queried and
+   * credited through the notification path, and the caller hears 该订单已支付. A gateway that cannot be
+   * reached changes nothing. A repeat answers with the recharge as it is.
+   */
+  async cancel(principal: Principal, rechargeId: string): Promise<RechargeView> {
+    const row = await this.findOwned(principal, rechargeId);
+    if (row.status === 'SUCCESS') throw new AppError('STATE_CONFLICT', PAID_MESSAGE);
+    if (row.status !== 'CREATED') return toRechargeView(row);
+    if (row.channel === 'BANK') throw new AppError('STATE_CONFLICT', '对公转账无需取消：未转账的充值不会扣款，如需撤回请联系客服');
+    const gateway = this.deps.payments.get(row.provider as GatewayName);
+    if (!gateway) throw new AppError('SERVICE_UNAVAILABLE', '该支付渠道已停用，暂时无法取消，请联系客服');
+
+    let outcome;
+    try {
+      outcome = await gateway.closePayment(row.id);
+    } catch (error) {
+      if (error instanceof PaymentGatewayError) {
+        throw new AppError('SERVICE_UNAVAILABLE', `支付渠道暂时无法关闭该订单，充值未取消，请稍后再试（${error.message}）`);
+      }
+      throw error;
+    }
+    if (outcome === 'PAID') {
+      const credited = await this.settleFromGateway(gateway, row.id);
+      throw new AppError('STATE_CONFLICT', credited ? PAID_MESSAGE : PAID_PENDING_MESSAGE);
+    }
+
+    const [cancelled] = await this.db
+      .update(recharges)
+      .set({ status: 'FAILED', failureReason: RECHARGE_CANCELED_REASON })
+      .where(and(eq(recharges.id, row.id), eq(recharges.status, 'CREATED'), this.scoped(principal)))
+      .returning();
+    if (cancelled) return toRechargeView(cancelled);
+    // Someone else settled it first (a notification, the expiry sweep, a twin request): say what it is now.
+    const settled = await this.findOwned(principal, rechargeId);
+    if (settled.status === 'SUCCESS') throw new AppError('STATE_CONFLICT', PAID_MESSAGE);
+    return toRechargeView(settled);
+  }
+
+  /** Asks the gateway about a paid trade and credits it through the notification path; false when the gateway did not answer. */
+  private async settleFromGateway(gateway: PaymentGateway, rechargeId: string): Promise<boolean> {
+    let facts;
+    try {
+      facts = await gateway.queryPayment(rechargeId);
+    } catch (error) {
+      if (error instanceof PaymentGatewayError) return false;
+      throw error;
+    }
+    const outcome = await this.applyGatewayFacts(gateway, facts);
+    return outcome.ok && facts.succeeded;
   }
 
   /**

@@ -134,6 +134,20 @@ export const billingRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
     async (request) => ok(await recharges.submitBankReference(principalOf(request), request.params.rechargeId, request.body.reference)),
   );
 
+  app.post(
+    '/payment/recharge/:rechargeId/cancel',
+    {
+      ...costCentre,
+      schema: {
+        tags: ['充值'],
+        summary: '取消待支付的扫码充值（先在支付渠道关单；已支付则入账并返回 409 该订单已支付；重复调用无副作用）',
+        params: rechargeIdParams,
+        response: { 200: envelopeOf(rechargeViewSchema), ...errors, 503: errorEnvelope },
+      },
+    },
+    async (request) => ok(await recharges.cancel(principalOf(request), request.params.rechargeId)),
+  );
+
   const entrySchema = z.object({
     id: z.number(),
     transactionId: z.number(),

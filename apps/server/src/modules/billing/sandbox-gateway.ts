@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { formatYuan } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import { recharges } from '../../db/schema/index.js';
@@ -44,7 +44,7 @@ export const sandboxGatewayRoutes =
       const row = await load(request.params.rechargeId);
       if (!row) return reply.status(404).send(page('订单不存在', '<h1>支付订单不存在</h1><p class="note">请回到充值页面重新发起充值。</p>'));
       const details = `<dl><dt>商户</dt><dd>${escapeHtml(deps.config.appTitle)}</dd><dt>订单号</dt><dd>${escapeHtml(row.id)}</dd><dt>支付方式</dt><dd>${CHANNEL_NAMES[row.channel] ?? row.channel}</dd></dl>`;
-      if (row.status !== 'CREATED') {
+      if (row.status !== 'CREATED' || gateway.isClosed(row.id)) {
         const done = row.status === 'SUCCESS' ? '该订单已支付成功' : '该订单已关闭';
         return page(done, `<span class="tag">沙箱支付</span><h1>${done}</h1><div class="amount">${formatYuan(row.amountFen)}</div>${details}<p class="note">可以关闭此页面，回到充值页面查看结果。</p>`);
       }
@@ -58,8 +58,8 @@ export const sandboxGatewayRoutes =
       );
     });
 
-    const notify = (rechargeId: string, amountFen: number, status: 'SUCCESS' | 'CLOSED') => {
-      const { body, signature } = gateway.notificationFor(rechargeId, amountFen, status);
+    const notify = (rechargeId: string, amountFen: number, status: 'SUCCESS' | 'CLOSED', tradeNo?: string) => {
+      const { body, signature } = gateway.notificationFor(rechargeId, amountFen, status, tradeNo);
       // Asynchronous, like a real gateway: the payer's request returns before the platform hears about it.
       setImmediate(() => {
         app
@@ -76,18 +76,29 @@ export const sandboxGatewayRoutes =
       });
     };
 
-    for (const [suffix, status] of [
-      ['pay', 'SUCCESS'],
-      ['cancel', 'CLOSED'],
-    ] as const) {
-      app.post<{ Params: { rechargeId: string } }>(`/:rechargeId/${suffix}`, { schema: { hide: true } }, async (request, reply) => {
-        reply.type('text/html; charset=utf-8');
-        const row = await load(request.params.rechargeId);
-        if (!row) return reply.status(404).send(page('订单不存在', '<h1>支付订单不存在</h1>'));
-        if (row.status !== 'CREATED') return reply.status(409).send(page('订单已处理', '<h1>该订单已处理，无需重复操作</h1>'));
-        notify(row.id, row.amountFen, status);
-        const title = status === 'SUCCESS' ? '支付成功' : '已取消支付';
-        return page(title, `<span class="tag">沙箱支付</span><h1>${title}</h1><div class="amount">${formatYuan(row.amountFen)}</div><p class="note">可以关闭此页面，回到充值页面查看结果。</p>`);
-      });
-    }
+    const done = (reply: FastifyReply, title: string, amountFen: number) =>
+      reply.send(page(title, `<span class="tag">沙箱支付</span><h1>${title}</h1><div class="amount">${formatYuan(amountFen)}</div><p class="note">可以关闭此页面，回到充值页面查看结果。</p>`));
+    const refused = (reply: FastifyReply, title: string) => reply.status(409).send(page(title, `<h1>${title}</h1><p class="note">可以关闭此页面，回到充值页面查看结果。</p>`));
+
+    app.post<{ Params: { rechargeId: string } }>('/:rechargeId/pay', { schema: { hide: true } }, async (request, reply) => {
+      reply.type('text/html; charset=utf-8');
+      const row = await load(request.params.rechargeId);
+      if (!row) return reply.status(404).send(page('订单不存在', '<h1>支付订单不存在</h1>'));
+      if (row.status !== 'CREATED') return refused(reply, row.status === 'SUCCESS' ? '该订单已支付，无需重复支付' : '该订单已关闭，无法支付');
+      // The gateway's own record decides: a trade the merchant closed cannot be paid any more.
+      const trade = gateway.pay(row.id, row.amountFen);
+      if (!trade) return refused(reply, '该订单已关闭，无法支付');
+      notify(row.id, row.amountFen, 'SUCCESS', trade.tradeNo);
+      return done(reply, '支付成功', row.amountFen);
+    });
+
+    app.post<{ Params: { rechargeId: string } }>('/:rechargeId/cancel', { schema: { hide: true } }, async (request, reply) => {
+      reply.type('text/html; charset=utf-8');
+      const row = await load(request.params.rechargeId);
+      if (!row) return reply.status(404).send(page('订单不存在', '<h1>支付订单不存在</h1>'));
+      if (row.status !== 'CREATED') return refused(reply, '该订单已处理，无需重复操作');
+      if ((await gateway.closePayment(row.id)) === 'PAID') return refused(reply, '该订单已支付，无法取消');
+      notify(row.id, row.amountFen, 'CLOSED');
+      return done(reply, '已取消支付', row.amountFen);
+    });
   };

@@ -10,6 +10,7 @@ import {
   type AlipayOptions,
 } from './alipay.js';
 import { PaymentGatewayError, PaymentNotifyError } from './provider.js';
+import { FakeAlipay } from './test-fakes.js';
 
 const pair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
 const app = pair();
@@ -275,5 +276,75 @@ describe('AlipayGateway.acknowledge', () => {
     const gateway = new AlipayGateway(baseOptions);
     expect(gateway.acknowledge(true)).toEqual({ status: 200, contentType: 'text/plain', body: 'success' });
     expect(gateway.acknowledge(false)).toEqual({ status: 200, contentType: 'text/plain', body: 'failure' });
+  });
+});
+
+describe('AlipayGateway.closePayment and queryPayment', () => {
+  const fakeWith = async (rechargeId = 'RC20260601100000123456') => {
+    const fake = new FakeAlipay(() => NOW);
+    const gateway = new AlipayGateway(fake.options);
+    await gateway.createPayment({ ...paymentInput, rechargeId });
+    return { fake, gateway, id: rechargeId };
+  };
+  const paramsOf = (request: { path: string; body: string } | undefined) =>
+    Object.fromEntries([...new URL(`https://x${request?.path ?? ''}`).searchParams, ...new URLSearchParams(request?.body ?? '')]);
+
+  it('closes a scanned, unpaid trade with a signed alipay.trade.close', async () => {
+    const { fake, gateway, id } = await fakeWith();
+    fake.scan(id);
+    await expect(gateway.closePayment(id)).resolves.toBe('CLOSED');
+    const close = paramsOf(fake.requests.at(-1));
+    expect(close).toMatchObject({ method: 'alipay.trade.close', app_id: '2021000000000001', sign_type: 'RSA2' });
+    expect(JSON.parse(close.biz_content ?? '{}')).toEqual({ out_trade_no: id });
+    expect(fake.statusOf(id)).toBe('TRADE_CLOSED');
+    expect(fake.pay(id)).toBe(false);
+    // Closed already: Alipay refuses with ACQ.TRADE_STATUS_ERROR; the query says closed.
+    await expect(gateway.closePayment(id)).resolves.toBe('CLOSED');
+  });
+
+  it('answers CLOSED for a code nobody scanned yet (ACQ.TRADE_NOT_EXIST)', async () => {
+    const { gateway, id } = await fakeWith();
+    await expect(gateway.closePayment(id)).resolves.toBe('CLOSED');
+  });
+
+  it('answers PAID when the trade was paid (close refused, query TRADE_SUCCESS) and the query returns the facts', async () => {
+    const { fake, gateway, id } = await fakeWith();
+    fake.pay(id);
+    await expect(gateway.closePayment(id)).resolves.toBe('PAID');
+    expect(fake.requests.map((request) => paramsOf(request).method)).toEqual(['alipay.trade.precreate', 'alipay.trade.close', 'alipay.trade.query']);
+    await expect(gateway.queryPayment(id)).resolves.toEqual({
+      rechargeId: id,
+      amountFen: 10050,
+      providerTradeNo: expect.stringMatching(/^2026/),
+      succeeded: true,
+      closed: false,
+    });
+  });
+
+  it('refuses to act on an unreachable gateway, a system error, or an unsigned or forged success', async () => {
+    const { fake, gateway, id } = await fakeWith();
+    fake.scan(id);
+    fake.down = true;
+    await expect(gateway.closePayment(id)).rejects.toBeInstanceOf(PaymentGatewayError);
+    await expect(gateway.queryPayment(id)).rejects.toBeInstanceOf(PaymentGatewayError);
+    fake.down = false;
+    expect(fake.statusOf(id)).toBe('WAIT_BUYER_PAY');
+
+    const close = '{"code":"10000","msg":"Success","out_trade_no":"rc_0001","trade_no":"2026"}';
+    const answers: (() => Response)[] = [
+      () => signedResponse('{"code":"20000","msg":"Service Currently Unavailable","sub_code":"aop.ACQ.SYSTEM_ERROR","sub_msg":"系统繁忙"}', alipay.privateKey, 'alipay_trade_close_response'),
+      () => new Response(`{"alipay_trade_close_response":${close}}`),
+      () => signedResponse(close, stranger.privateKey, 'alipay_trade_close_response'),
+    ];
+    for (const answer of answers) {
+      const strict = new AlipayGateway({ ...baseOptions, fetchImpl: async () => answer() });
+      await expect(strict.closePayment('rc_0001')).rejects.toBeInstanceOf(PaymentGatewayError);
+    }
+    const query = '{"code":"10000","msg":"Success","out_trade_no":"rc_0001","trade_no":"2026","trade_status":"TRADE_SUCCESS","total_amount":"100.50"}';
+    const unsignedQuery = new AlipayGateway({ ...baseOptions, fetchImpl: async () => new Response(`{"alipay_trade_query_response":${query}}`) });
+    await expect(unsignedQuery.queryPayment('rc_0001')).rejects.toThrow('缺少签名');
+    const otherOrder = new AlipayGateway({ ...baseOptions, fetchImpl: async () => signedResponse(query, alipay.privateKey, 'alipay_trade_query_response') });
+    await expect(otherOrder.queryPayment('rc_0002')).rejects.toThrow('商户订单号不匹配');
+    await expect(otherOrder.queryPayment('rc_0001')).resolves.toMatchObject({ amountFen: 10050, succeeded: true });
   });
 });

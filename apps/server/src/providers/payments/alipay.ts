@@ -1,5 +1,6 @@
 import { createPrivateKey, createPublicKey, createSign, createVerify, type KeyObject } from 'node:crypto';
 import type {
+  CloseOutcome,
   CreatedPayment,
   CreatePaymentInput,
   GatewayAcknowledgement,
@@ -24,7 +25,10 @@ export interface AlipayOptions extends GatewayRuntimeOptions {
 
 export const ALIPAY_GATEWAY = 'https://openapi.alipay.com/gateway.do';
 export const ALIPAY_PRECREATE_METHOD = 'alipay.trade.precreate';
-const RESPONSE_KEY = 'alipay_trade_precreate_response';
+export const ALIPAY_CLOSE_METHOD = 'alipay.trade.close';
+export const ALIPAY_QUERY_METHOD = 'alipay.trade.query';
+/** Close refusals meaning the trade is no longer waiting for payment (paid, or closed already). */
+const ALIPAY_NOT_WAITING = ['ACQ.TRADE_STATUS_ERROR', 'ACQ.REASON_TRADE_STATUS_INVALID', 'ACQ.REASON_ILLEGAL_STATUS'];
 /** Common parameters the official SDKs send in the query string; the business parameters (biz_content) go in the form body. */
 const QUERY_PARAMS = ['app_id', 'method', 'format', 'charset', 'sign_type', 'sign', 'timestamp', 'version', 'notify_url'];
 
@@ -179,6 +183,17 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
+/** A method's response node, whether Alipay signed it, and what a failure says. */
+interface AlipayAnswer {
+  node: Record<string, unknown>;
+  signed: boolean;
+  /** HTTP 2xx and code 10000. */
+  succeeded: boolean;
+  subCode: string | undefined;
+  /** `<failure>失败: <sub_code or code> <sub_msg or msg>`. */
+  error: string;
+}
+
 /** Alipay OpenAPI, 当面付 QR code (alipay.trade.precreate), RSA2 with the Alipay public key (公钥模式). */
 export class AlipayGateway implements PaymentGateway {
   readonly name = 'alipay';
@@ -194,7 +209,23 @@ export class AlipayGateway implements PaymentGateway {
     return this.options.now?.() ?? new Date();
   }
 
-  /** The signed request parameters (common parameters, biz_content and sign). */
+  /** Common parameters for `method`, its biz_content and the RSA2 signature over all of them. */
+  private signedParams(method: string, bizContent: string, now: Date, extra: Record<string, string> = {}): Record<string, string> {
+    const params: Record<string, string> = {
+      app_id: this.options.appId,
+      method,
+      format: 'JSON',
+      charset: 'utf-8',
+      sign_type: 'RSA2',
+      timestamp: formatAlipayTime(now),
+      version: '1.0',
+      ...extra,
+      biz_content: bizContent,
+    };
+    return { ...params, sign: alipaySign(alipaySignContent(params), this.privateKey) };
+  }
+
+  /** The signed request parameters of alipay.trade.precreate (common parameters, biz_content and sign). */
   buildRequestParams(input: CreatePaymentInput, now: Date): Record<string, string> {
     if (!Number.isSafeInteger(input.amountFen) || input.amountFen <= 0) {
       throw new PaymentGatewayError(`支付宝下单金额无效: ${input.amountFen}`);
@@ -208,43 +239,36 @@ export class AlipayGateway implements PaymentGateway {
       subject: input.description,
       timeout_express: `${minutes}m`,
     });
-    const params: Record<string, string> = {
-      app_id: this.options.appId,
-      method: ALIPAY_PRECREATE_METHOD,
-      format: 'JSON',
-      charset: 'utf-8',
-      sign_type: 'RSA2',
-      timestamp: formatAlipayTime(now),
-      version: '1.0',
-      notify_url: input.notifyUrl,
-      biz_content: bizContent,
-    };
-    return { ...params, sign: alipaySign(alipaySignContent(params), this.privateKey) };
+    return this.signedParams(ALIPAY_PRECREATE_METHOD, bizContent, now, { notify_url: input.notifyUrl });
   }
 
-  async createPayment(input: CreatePaymentInput): Promise<CreatedPayment> {
-    const params = this.buildRequestParams(input, this.now());
+  /**
+   * Posts signed parameters to the gateway and returns the method's response node. A signature, when
+   * present, must verify; whether an unsigned node may be trusted is the caller's call (the SDKs accept
+   * unsigned failures only).
+   */
+  private async invoke(params: Record<string, string>, failure: string): Promise<AlipayAnswer> {
     const query = new URLSearchParams();
     const form = new URLSearchParams();
     for (const [key, value] of Object.entries(params)) (QUERY_PARAMS.includes(key) ? query : form).append(key, value);
     const url = `${this.options.gateway ?? ALIPAY_GATEWAY}?${query.toString()}`;
-
     const { response, text } = await postToGateway(
       this.options,
       url,
       { headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=utf-8', Accept: 'application/json' }, body: form.toString() },
-      '支付宝下单请求失败',
+      `${failure}请求失败`,
     );
 
     let parsed: unknown;
     try {
       parsed = JSON.parse(text) as unknown;
     } catch {
-      throw new PaymentGatewayError(`支付宝下单失败: HTTP ${response.status}，应答不是 JSON`);
+      throw new PaymentGatewayError(`${failure}失败: HTTP ${response.status}，应答不是 JSON`);
     }
-    const nodeKey = isRecord(parsed) && isRecord(parsed[RESPONSE_KEY]) ? RESPONSE_KEY : 'error_response';
+    const responseKey = `${params.method?.replace(/\./g, '_') ?? ''}_response`;
+    const nodeKey = isRecord(parsed) && isRecord(parsed[responseKey]) ? responseKey : 'error_response';
     const node = isRecord(parsed) ? parsed[nodeKey] : undefined;
-    if (!isRecord(parsed) || !isRecord(node)) throw new PaymentGatewayError(`支付宝下单失败: HTTP ${response.status}，应答格式错误`);
+    if (!isRecord(parsed) || !isRecord(node)) throw new PaymentGatewayError(`${failure}失败: HTTP ${response.status}，应答格式错误`);
 
     const sign = str(parsed.sign);
     if (sign !== undefined) {
@@ -253,16 +277,68 @@ export class AlipayGateway implements PaymentGateway {
         throw new PaymentGatewayError('支付宝应答签名验证失败');
       }
     }
-    if (!response.ok || node.code !== '10000') {
-      const code = str(node.sub_code) ?? str(node.code) ?? `HTTP ${response.status}`;
-      const message = str(node.sub_msg) ?? str(node.msg) ?? '';
-      throw new PaymentGatewayError(`支付宝下单失败: ${code} ${message}`.trim());
-    }
+    const succeeded = response.ok && node.code === '10000';
+    const code = str(node.sub_code) ?? str(node.code) ?? `HTTP ${response.status}`;
+    const message = str(node.sub_msg) ?? str(node.msg) ?? '';
+    return { node, signed: sign !== undefined, succeeded, subCode: str(node.sub_code), error: `${failure}失败: ${code} ${message}`.trim() };
+  }
+
+  async createPayment(input: CreatePaymentInput): Promise<CreatedPayment> {
+    const answer = await this.invoke(this.buildRequestParams(input, this.now()), '支付宝下单');
+    if (!answer.succeeded) throw new PaymentGatewayError(answer.error);
     // Error responses may come unsigned, but a QR code is only trusted with Alipay's signature.
-    if (sign === undefined) throw new PaymentGatewayError('支付宝应答缺少签名');
-    const qrCode = str(node.qr_code);
+    if (!answer.signed) throw new PaymentGatewayError('支付宝应答缺少签名');
+    const qrCode = str(answer.node.qr_code);
     if (qrCode === undefined) throw new PaymentGatewayError('支付宝下单应答缺少 qr_code');
     return { payUrl: null, qrCode };
+  }
+
+  /**
+   * alipay.trade.close. A precreated trade exists at Alipay only once the payer scanned the code, so
+   * ACQ.TRADE_NOT_EXIST means nobody scanned it yet (the code stays payable until timeout_express; a
+   * payment after that still reaches us as a notification). A trade no longer waiting for payment is
+   * either paid or closed: alipay.trade.query tells which.
+   */
+  async closePayment(rechargeId: string): Promise<CloseOutcome> {
+    const bizContent = JSON.stringify({ out_trade_no: rechargeId });
+    const answer = await this.invoke(this.signedParams(ALIPAY_CLOSE_METHOD, bizContent, this.now()), '支付宝关单');
+    if (answer.succeeded) {
+      if (!answer.signed) throw new PaymentGatewayError('支付宝应答缺少签名');
+      return 'CLOSED';
+    }
+    if (answer.subCode === 'ACQ.TRADE_NOT_EXIST') return 'CLOSED';
+    if (answer.subCode !== undefined && ALIPAY_NOT_WAITING.includes(answer.subCode)) {
+      const facts = await this.queryPayment(rechargeId);
+      if (facts.succeeded) return 'PAID';
+      if (facts.closed) return 'CLOSED';
+    }
+    throw new PaymentGatewayError(answer.error);
+  }
+
+  /** alipay.trade.query by out_trade_no; only a signed answer is trusted. */
+  async queryPayment(rechargeId: string): Promise<VerifiedNotification> {
+    const bizContent = JSON.stringify({ out_trade_no: rechargeId });
+    const answer = await this.invoke(this.signedParams(ALIPAY_QUERY_METHOD, bizContent, this.now()), '支付宝查单');
+    if (!answer.succeeded) throw new PaymentGatewayError(answer.error);
+    if (!answer.signed) throw new PaymentGatewayError('支付宝应答缺少签名');
+    const { node } = answer;
+    const tradeNo = str(node.trade_no);
+    const tradeStatus = str(node.trade_status);
+    if (str(node.out_trade_no) !== rechargeId) throw new PaymentGatewayError('支付宝查单应答的商户订单号不匹配');
+    if (tradeNo === undefined || tradeStatus === undefined) throw new PaymentGatewayError('支付宝查单应答缺少交易号或交易状态');
+    let amountFen: number;
+    try {
+      amountFen = yuanToFen(str(node.total_amount) ?? '');
+    } catch {
+      throw new PaymentGatewayError(`支付宝查单应答金额无效: ${String(node.total_amount)}`);
+    }
+    return {
+      rechargeId,
+      amountFen,
+      providerTradeNo: tradeNo,
+      succeeded: tradeStatus === 'TRADE_SUCCESS' || tradeStatus === 'TRADE_FINISHED',
+      closed: tradeStatus === 'TRADE_CLOSED',
+    };
   }
 
   async verifyNotification(request: NotificationRequest): Promise<VerifiedNotification> {

@@ -41,9 +41,19 @@ export interface GatewayAcknowledgement {
   body: string;
 }
 
+/**
+ * What closing a trade at the gateway found: CLOSED (closed now, already closed, or never opened: the
+ * payer cannot pay it any more) or PAID (the payer paid first: the trade stays and must be credited).
+ */
+export type CloseOutcome = 'CLOSED' | 'PAID';
+
 export interface PaymentGateway {
   readonly name: GatewayName;
   createPayment(input: CreatePaymentInput): Promise<CreatedPayment>;
+  /** Closes the unpaid trade so the payer can no longer pay it; throws PaymentGatewayError when the gateway cannot say. */
+  closePayment(rechargeId: string): Promise<CloseOutcome>;
+  /** Asks the gateway for the trade's state; the answer is checked like a notification. Throws PaymentGatewayError. */
+  queryPayment(rechargeId: string): Promise<VerifiedNotification>;
   /** Checks the signature (and decrypts where the gateway encrypts); throws PaymentNotifyError when forged. */
   verifyNotification(request: NotificationRequest): Promise<VerifiedNotification>;
   /** The answer the gateway expects, so it stops retrying (ok) or retries later (not ok). */
@@ -60,20 +70,30 @@ export interface GatewayRuntimeOptions {
 }
 
 /**
- * POSTs a request to a gateway (10 s timeout) and reads the answer's text. Not reaching the gateway is a
+ * Sends a request to a gateway (10 s timeout) and reads the answer's text. Not reaching the gateway is a
  * PaymentGatewayError `${failure}: <cause>`; what the answer says is the caller's to judge.
  */
-export async function postToGateway(
+export async function callGateway(
+  options: GatewayRuntimeOptions,
+  url: string,
+  request: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+  failure: string,
+): Promise<{ response: Response; text: string }> {
+  const fetchImpl = options.fetchImpl ?? fetch;
+  try {
+    const response = await fetchImpl(url, { ...request, signal: AbortSignal.timeout(10_000) });
+    return { response, text: await response.text() };
+  } catch (error) {
+    throw new PaymentGatewayError(`${failure}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+/** A POST through `callGateway`. */
+export function postToGateway(
   options: GatewayRuntimeOptions,
   url: string,
   request: { headers: Record<string, string>; body: string },
   failure: string,
 ): Promise<{ response: Response; text: string }> {
-  const fetchImpl = options.fetchImpl ?? fetch;
-  try {
-    const response = await fetchImpl(url, { method: 'POST', ...request, signal: AbortSignal.timeout(10_000) });
-    return { response, text: await response.text() };
-  } catch (error) {
-    throw new PaymentGatewayError(`${failure}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  return callGateway(options, url, { method: 'POST', ...request }, failure);
 }

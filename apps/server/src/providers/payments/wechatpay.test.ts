@@ -10,6 +10,7 @@ import {
   type WechatPayOptions,
 } from './wechatpay.js';
 import { PaymentGatewayError, PaymentNotifyError, type NotificationRequest } from './provider.js';
+import { FakeWechatPay } from './test-fakes.js';
 
 const pem = (key: KeyObject, type: 'pkcs8' | 'spki') => key.export({ format: 'pem', type }) as string;
 const pair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -320,6 +321,74 @@ describe('WechatPayGateway.acknowledge', () => {
   it('answers in the JSON WeChat Pay expects', () => {
     const gateway = new WechatPayGateway(baseOptions);
     expect(gateway.acknowledge(true)).toEqual({ status: 200, contentType: 'application/json', body: '{"code":"SUCCESS","message":"成功"}' });
-    expect(gateway.acknowledge(false)).toEqual({ status: 500, contentType: 'application/json', body: '{"code":"FAIL","message":"失败"}' });
+    expect(gateway.acknowledge(false)).toEqual({ status: 400, contentType: 'application/json', body: '{"code":"FAIL","message":"失败"}' });
+  });
+});
+
+describe('WechatPayGateway.closePayment and queryPayment', () => {
+  const fakeWith = () => {
+    const fake = new FakeWechatPay(() => NOW);
+    return { fake, gateway: new WechatPayGateway(fake.options) };
+  };
+  const order = async (gateway: WechatPayGateway, rechargeId = 'RC20260601100000123456') => {
+    await gateway.createPayment({ ...paymentInput, rechargeId });
+    return rechargeId;
+  };
+
+  it('closes an unpaid trade with a signed POST …/out-trade-no/{no}/close carrying mchid, and answers CLOSED again on a repeat', async () => {
+    const { fake, gateway } = fakeWith();
+    const id = await order(gateway);
+    await expect(gateway.closePayment(id)).resolves.toBe('CLOSED');
+    const [close] = fake.requestsTo('/close');
+    expect(close).toEqual({ method: 'POST', path: `/v3/pay/transactions/out-trade-no/${id}/close`, body: '{"mchid":"1900000109"}' });
+    expect(fake.stateOf(id)).toBe('CLOSED');
+    expect(fake.pay(id)).toBe(false);
+    await expect(gateway.closePayment(id)).resolves.toBe('CLOSED');
+  });
+
+  it('answers PAID when the payer paid first (ORDERPAID), and the query returns the verified transaction', async () => {
+    const { fake, gateway } = fakeWith();
+    const id = await order(gateway);
+    fake.pay(id);
+    await expect(gateway.closePayment(id)).resolves.toBe('PAID');
+    expect(fake.stateOf(id)).toBe('SUCCESS');
+    const facts = await gateway.queryPayment(id);
+    expect(facts).toEqual({ rechargeId: id, amountFen: 10050, providerTradeNo: expect.stringMatching(/^42000/), succeeded: true, closed: false });
+    expect(fake.requestsTo('?mchid=')[0]).toMatchObject({ method: 'GET', path: `/v3/pay/transactions/out-trade-no/${id}?mchid=1900000109`, body: '' });
+  });
+
+  it('reports an unpaid trade as neither succeeded nor closed, and a closed one as closed', async () => {
+    const { gateway } = fakeWith();
+    const id = await order(gateway);
+    await expect(gateway.queryPayment(id)).resolves.toMatchObject({ succeeded: false, closed: false });
+    await gateway.closePayment(id);
+    await expect(gateway.queryPayment(id)).resolves.toMatchObject({ succeeded: false, closed: true });
+  });
+
+  it('refuses to act on an unreachable gateway, a system error, USER_PAYING, or an unsigned or forged answer', async () => {
+    const { fake, gateway } = fakeWith();
+    const id = await order(gateway);
+    fake.down = true;
+    await expect(gateway.closePayment(id)).rejects.toBeInstanceOf(PaymentGatewayError);
+    await expect(gateway.queryPayment(id)).rejects.toBeInstanceOf(PaymentGatewayError);
+    expect(fake.stateOf(id)).toBe('NOTPAY');
+
+    const answers: (() => Response)[] = [
+      () => new Response(JSON.stringify({ code: 'SYSTEM_ERROR', message: '系统错误' }), { status: 500 }),
+      () => new Response(JSON.stringify({ code: 'USER_PAYING', message: '用户支付中' }), { status: 202 }),
+      () => new Response(null, { status: 204 }),
+      () => {
+        const forged = signedResponse('', 204, stranger.privateKey);
+        return new Response(null, { status: 204, headers: forged.headers });
+      },
+    ];
+    for (const answer of answers) {
+      const strict = new WechatPayGateway({ ...baseOptions, fetchImpl: async () => answer() });
+      await expect(strict.closePayment('RC1')).rejects.toBeInstanceOf(PaymentGatewayError);
+    }
+    const forgedQuery = new WechatPayGateway({ ...baseOptions, fetchImpl: async () => signedResponse(JSON.stringify(transaction()), 200, stranger.privateKey) });
+    await expect(forgedQuery.queryPayment('rc_0001')).rejects.toBeInstanceOf(PaymentGatewayError);
+    const otherOrder = new WechatPayGateway({ ...baseOptions, fetchImpl: async () => signedResponse(JSON.stringify(transaction())) });
+    await expect(otherOrder.queryPayment('rc_0002')).rejects.toThrow('商户订单号不匹配');
   });
 });

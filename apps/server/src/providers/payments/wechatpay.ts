@@ -8,6 +8,7 @@ import {
   type KeyObject,
 } from 'node:crypto';
 import type {
+  CloseOutcome,
   CreatedPayment,
   CreatePaymentInput,
   GatewayAcknowledgement,
@@ -16,7 +17,7 @@ import type {
   PaymentGateway,
   VerifiedNotification,
 } from './provider.js';
-import { PaymentGatewayError, PaymentNotifyError, postToGateway } from './provider.js';
+import { callGateway, PaymentGatewayError, PaymentNotifyError } from './provider.js';
 
 export interface WechatPayOptions extends GatewayRuntimeOptions {
   /** 公众号/小程序/开放平台 AppID bound to the merchant. */
@@ -148,6 +149,23 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The answer's JSON object, or {} when it is not one (an empty 204, an HTML error page). */
+function recordOf(text: string): Record<string, unknown> {
+  const parsed = parseJson(text);
+  return isRecord(parsed) ? parsed : {};
+}
+
+/** `CODE message` of an API v3 error answer, or the HTTP status when it has no code. */
+function errorOf(response: Response, result: Record<string, unknown>): string {
+  const code = typeof result.code === 'string' ? result.code : `HTTP ${response.status}`;
+  const message = typeof result.message === 'string' ? result.message : '';
+  return `${code} ${message}`.trim();
+}
+
+export const wechatPayClosePath = (rechargeId: string) => `/v3/pay/transactions/out-trade-no/${encodeURIComponent(rechargeId)}/close`;
+export const wechatPayQueryPath = (rechargeId: string, mchId: string) =>
+  `/v3/pay/transactions/out-trade-no/${encodeURIComponent(rechargeId)}?mchid=${encodeURIComponent(mchId)}`;
+
 const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
 /** WeChat Pay API v3, Native payment (扫码支付). */
@@ -166,11 +184,34 @@ export class WechatPayGateway implements PaymentGateway {
     return this.options.now?.() ?? new Date();
   }
 
+  private get baseUrl(): string {
+    return (this.options.baseUrl ?? WECHATPAY_BASE_URL).replace(/\/+$/, '');
+  }
+
+  /** Sends an API v3 request signed with the merchant key (`body` is '' for GET). */
+  private send(method: 'GET' | 'POST', path: string, body: string, failure: string): Promise<{ response: Response; text: string }> {
+    const url = `${this.baseUrl}${path}`;
+    const timestamp = Math.floor(this.now().getTime() / 1000);
+    const nonce = randomBytes(16).toString('hex').toUpperCase();
+    const authorization = buildAuthorization({
+      method,
+      url,
+      timestamp,
+      nonce,
+      body,
+      mchId: this.options.mchId,
+      serialNo: this.options.serialNo,
+      privateKey: this.privateKey,
+    });
+    const headers: Record<string, string> = { Authorization: authorization, Accept: 'application/json', 'User-Agent': 'suanligang-server' };
+    if (method === 'GET') return callGateway(this.options, url, { method, headers }, failure);
+    return callGateway(this.options, url, { method, headers: { ...headers, 'Content-Type': 'application/json' }, body }, failure);
+  }
+
   async createPayment(input: CreatePaymentInput): Promise<CreatedPayment> {
     if (!Number.isSafeInteger(input.amountFen) || input.amountFen <= 0) {
       throw new PaymentGatewayError(`微信支付下单金额无效: ${input.amountFen}`);
     }
-    const url = `${(this.options.baseUrl ?? WECHATPAY_BASE_URL).replace(/\/+$/, '')}${WECHATPAY_NATIVE_PATH}`;
     const body = JSON.stringify({
       appid: this.options.appId,
       mchid: this.options.mchId,
@@ -180,43 +221,42 @@ export class WechatPayGateway implements PaymentGateway {
       notify_url: input.notifyUrl,
       amount: { total: input.amountFen, currency: 'CNY' },
     });
-    const timestamp = Math.floor(this.now().getTime() / 1000);
-    const nonce = randomBytes(16).toString('hex').toUpperCase();
-    const authorization = buildAuthorization({
-      method: 'POST',
-      url,
-      timestamp,
-      nonce,
-      body,
-      mchId: this.options.mchId,
-      serialNo: this.options.serialNo,
-      privateKey: this.privateKey,
-    });
-
-    const { response, text } = await postToGateway(
-      this.options,
-      url,
-      {
-        headers: {
-          Authorization: authorization,
-          Accept: 'application/json',
-          'Content-Type': 'application/json',
-          'User-Agent': 'suanligang-server',
-        },
-        body,
-      },
-      '微信支付下单请求失败',
-    );
-    const parsed = parseJson(text);
-    const result = isRecord(parsed) ? parsed : {};
-    if (!response.ok) {
-      const code = typeof result.code === 'string' ? result.code : String(response.status);
-      const message = typeof result.message === 'string' ? result.message : '';
-      throw new PaymentGatewayError(`微信支付下单失败: ${code} ${message}`.trim());
-    }
+    const { response, text } = await this.send('POST', WECHATPAY_NATIVE_PATH, body, '微信支付下单请求失败');
+    const result = recordOf(text);
+    if (!response.ok) throw new PaymentGatewayError(`微信支付下单失败: ${errorOf(response, result)}`);
     this.assertSignedResponse(response.headers, text);
     if (!nonEmptyString(result.code_url)) throw new PaymentGatewayError('微信支付下单应答缺少 code_url');
     return { payUrl: null, qrCode: result.code_url };
+  }
+
+  /**
+   * 关闭订单: 204 means closed (a repeat answers 204 too). ORDERPAID means the payer paid first; a trade
+   * already closed or never created cannot be paid either. Anything else (USER_PAYING, SYSTEM_ERROR, …) is
+   * not an answer we can act on.
+   */
+  async closePayment(rechargeId: string): Promise<CloseOutcome> {
+    const body = JSON.stringify({ mchid: this.options.mchId });
+    const { response, text } = await this.send('POST', wechatPayClosePath(rechargeId), body, '微信支付关单请求失败');
+    if (response.status === 204) {
+      this.assertSignedResponse(response.headers, text);
+      return 'CLOSED';
+    }
+    const result = recordOf(text);
+    const code = typeof result.code === 'string' ? result.code : '';
+    if (code === 'ORDERPAID') return 'PAID';
+    if (['ORDER_CLOSED', 'ORDERCLOSED', 'ORDER_NOT_EXIST', 'ORDERNOTEXIST'].includes(code)) return 'CLOSED';
+    throw new PaymentGatewayError(`微信支付关单失败: ${errorOf(response, result)}`);
+  }
+
+  /** 商户订单号查询订单: the transaction, checked like a notification's. */
+  async queryPayment(rechargeId: string): Promise<VerifiedNotification> {
+    const { response, text } = await this.send('GET', wechatPayQueryPath(rechargeId, this.options.mchId), '', '微信支付查单请求失败');
+    const result = recordOf(text);
+    if (!response.ok) throw new PaymentGatewayError(`微信支付查单失败: ${errorOf(response, result)}`);
+    this.assertSignedResponse(response.headers, text);
+    const facts = this.transactionFacts(result, (message) => new PaymentGatewayError(message));
+    if (facts.rechargeId !== rechargeId) throw new PaymentGatewayError('微信支付查单应答的商户订单号不匹配');
+    return facts;
   }
 
   /** Successful API v3 responses are signed by the platform like notifications; a response failing the check is not trusted. */
@@ -273,20 +313,24 @@ export class WechatPayGateway implements PaymentGateway {
       throw new PaymentNotifyError('微信支付通知解密失败');
     }
 
-    const transaction = parseJson(plaintext);
-    if (!isRecord(transaction)) throw new PaymentNotifyError('微信支付通知内容格式错误');
-    if (transaction.mchid !== this.options.mchId) throw new PaymentNotifyError('微信支付通知的商户号不匹配');
-    if (transaction.appid !== this.options.appId) throw new PaymentNotifyError('微信支付通知的 AppID 不匹配');
-    if (!nonEmptyString(transaction.out_trade_no)) throw new PaymentNotifyError('微信支付通知缺少商户订单号');
+    return this.transactionFacts(parseJson(plaintext), (message) => new PaymentNotifyError(message));
+  }
+
+  /** The payment facts of a transaction (notification resource or query answer), after checking it is ours. */
+  private transactionFacts(transaction: unknown, fail: (message: string) => Error): VerifiedNotification {
+    if (!isRecord(transaction)) throw fail('微信支付交易内容格式错误');
+    if (transaction.mchid !== this.options.mchId) throw fail('微信支付交易的商户号不匹配');
+    if (transaction.appid !== this.options.appId) throw fail('微信支付交易的 AppID 不匹配');
+    if (!nonEmptyString(transaction.out_trade_no)) throw fail('微信支付交易缺少商户订单号');
     const amount = transaction.amount;
     if (!isRecord(amount) || !Number.isSafeInteger(amount.total) || (amount.total as number) <= 0) {
-      throw new PaymentNotifyError('微信支付通知金额无效');
+      throw fail('微信支付交易金额无效');
     }
-    if (amount.currency !== 'CNY') throw new PaymentNotifyError('微信支付通知币种不是人民币');
-    if (!nonEmptyString(transaction.trade_state)) throw new PaymentNotifyError('微信支付通知缺少交易状态');
+    if (amount.currency !== 'CNY') throw fail('微信支付交易币种不是人民币');
+    if (!nonEmptyString(transaction.trade_state)) throw fail('微信支付交易缺少交易状态');
     const succeeded = transaction.trade_state === 'SUCCESS';
     const transactionId = nonEmptyString(transaction.transaction_id) ? transaction.transaction_id : '';
-    if (succeeded && !transactionId) throw new PaymentNotifyError('微信支付通知缺少微信支付订单号');
+    if (succeeded && !transactionId) throw fail('微信支付交易缺少微信支付订单号');
     return {
       rechargeId: transaction.out_trade_no,
       amountFen: amount.total as number,
@@ -299,6 +343,7 @@ export class WechatPayGateway implements PaymentGateway {
   acknowledge(ok: boolean): GatewayAcknowledgement {
     return ok
       ? { status: 200, contentType: 'application/json', body: JSON.stringify({ code: 'SUCCESS', message: '成功' }) }
-      : { status: 500, contentType: 'application/json', body: JSON.stringify({ code: 'FAIL', message: '失败' }) };
+      : // WeChat Pay retries on any 4XX or 5XX; 400 keeps 5XX for our own bugs.
+        { status: 400, contentType: 'application/json', body: JSON.stringify({ code: 'FAIL', message: '失败' }) };
   }
 }

@@ -1,6 +1,6 @@
 export const RECHARGE_RECORD_TEXTS = {
   title: '充值记录',
-  description: '每一笔充值的状态与到账时间。',
+  description: '每一笔充值的状态与到账时间，待支付的充值可继续支付或取消。',
   recharge: '去充值',
   filters: { status: '状态', channel: '充值方式' },
   columns: {
@@ -12,10 +12,30 @@ export const RECHARGE_RECORD_TEXTS = {
     paidAt: '到账时间',
     actions: '操作',
   },
+  /** Labels of the states as 充值记录 shows them (a bank transfer waits for confirmation, not for payment). */
+  states: {
+    AWAITING_PAYMENT: '待支付',
+    AWAITING_CONFIRMATION: '待确认',
+    SUCCESS: '支付成功',
+    FAILED: '支付失败',
+    CANCELED: '已取消',
+  },
+  /** The status filter's option for CREATED, named after what the offered channels wait for. */
+  pendingFilter: { qr: '待支付', bank: '待确认', both: '待支付/待确认' },
+  referenceLabel: '银行流水号',
+  referenceNone: '未提交银行流水号',
   actions: {
     pay: '去支付',
+    cancel: '取消',
     reference: '提交流水号',
-    referenceSubmitted: (reference: string) => `已提交流水号：${reference}`,
+  },
+  cancelDialog: {
+    title: '取消这笔充值？',
+    body: (amount: string, rechargeId: string) => `充值单号 ${rechargeId}，金额 ${amount}。`,
+    warning: '取消后该笔充值将关闭，若已扫码付款请勿取消。',
+    confirm: '取消充值',
+    cancel: '再想想',
+    done: '充值已取消',
   },
   empty: '暂无充值记录',
   emptyFiltered: '没有符合条件的充值记录',

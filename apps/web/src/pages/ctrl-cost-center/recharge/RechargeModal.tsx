@@ -18,6 +18,8 @@ interface RechargeModalProps {
   referencePending: boolean;
   onSubmitReference: (rechargeId: string, reference: string) => Promise<unknown>;
   onClose: () => void;
+  /** 查看充值记录 in the results (left out where the dialog opens over 充值记录 itself). */
+  showRecordsLink?: boolean;
 }
 
 export function BankAccountDescriptions({ account }: { account: BankAccountDto }) {
@@ -153,11 +155,11 @@ function titleOf(step: RechargeStep): string {
 }
 
 /** The payment dialog of a created recharge: QR code and polling, bank transfer, or the result. */
-export function RechargeModal({ step, bankAccount, pollFailing, referencePending, onSubmitReference, onClose }: RechargeModalProps) {
+export function RechargeModal({ step, bankAccount, pollFailing, referencePending, onSubmitReference, onClose, showRecordsLink = true }: RechargeModalProps) {
   const open = step.kind !== 'idle' && step.kind !== 'creating';
-  const recordsLink = (
+  const recordsLink = showRecordsLink ? (
     <LinkButton key="records" to={COST_PATHS.rechargeRecord}>{T.pay.viewRecords}</LinkButton>
-  );
+  ) : null;
 
   let content = null;
   if (step.kind === 'paying') {

@@ -24,7 +24,8 @@ const channels = (list: string[], bankAccount: unknown = null) => ok({ channels:
 
 afterEach(() => cleanup());
 
-describe('recharge page', () => {
+// Rendering the whole page is slow on a busy machine: a generous limit per test, never fixed waits.
+describe('recharge page', { timeout: 30_000 }, () => {
   it('shows a skeleton while the channels load', () => {
     mockApi({ 'GET /payment/channels': pending, 'GET /account/': pending });
     const { container } = renderPage(<RechargePage />);
@@ -65,6 +66,21 @@ describe('recharge page', () => {
     expect(await screen.findByText('对公转账收款账户')).toBeTruthy();
     expect(screen.getByText('招商银行')).toBeTruthy();
   });
+
+  it('names only the channels on offer in its texts', async () => {
+    mockApi({ 'GET /payment/channels': () => channels(['ALIPAY']), 'GET /account/': () => ok({ totalBalance: 0 }) });
+    renderPage(<RechargePage />);
+    expect(await screen.findByText('支付宝支付成功后余额实时到账。', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('充值金额实时到账，可用于实例、存储等所有按量与包年包月消费。')).toBeTruthy();
+    expect(screen.queryByText(/对公转账|微信/)).toBeNull();
+    cleanup();
+
+    mockApi({ 'GET /payment/channels': () => channels(['BANK'], { bankName: '招商银行', accountName: '算力港科技', accountNo: '6225 0000' }), 'GET /account/': () => ok({ totalBalance: 0 }) });
+    renderPage(<RechargePage />);
+    expect(await screen.findByText('对公转账请在转账备注中填写充值单号，财务确认后到账。', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByText('对公转账在财务确认后到账，可用于实例、存储等所有按量与包年包月消费。')).toBeTruthy();
+    expect(screen.queryByText(/微信|支付宝|实时到账/)).toBeNull();
+  }, 20_000);
 
   it('creates the recharge with an Idempotency-Key, polls it and on SUCCESS shows 充值成功 and refreshes the balance', async () => {
     let polls = 0;

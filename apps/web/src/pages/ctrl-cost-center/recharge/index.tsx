@@ -30,8 +30,9 @@ interface RechargeForm {
   channel: PaymentChannelValue;
 }
 
-function BalanceSide() {
+function BalanceSide({ offered }: { offered: readonly PaymentChannelValue[] }) {
   const balance = useBalanceQuery();
+  const qrNames = offered.filter((value) => value !== 'BANK').map((value) => labelOf(PAYMENT_CHANNELS, value)).join('、');
   return (
     <Card title={T.side.balance}>
       {balance.isPending ? (
@@ -42,7 +43,7 @@ function BalanceSide() {
         <div className="slg-cost-stat-value">{formatYuan(balance.data.totalBalance)}</div>
       )}
       <ul className="slg-recharge-tips">
-        {T.side.tips.map((tip) => (
+        {T.side.tips(qrNames, offered.includes('BANK')).map((tip) => (
           <li key={tip}>
             <Typography.Text type="secondary">{tip}</Typography.Text>
           </li>
@@ -102,7 +103,7 @@ export default function RechargePage() {
     <div className="slg-page">
       <PageHeader
         title={T.title}
-        description={T.description}
+        description={T.description({ qr: offered.some((value) => value !== 'BANK'), bank: offered.includes('BANK') })}
         extra={
           <LinkButton to={COST_PATHS.rechargeRecord}>{T.records}</LinkButton>
         }
@@ -185,7 +186,7 @@ export default function RechargePage() {
           </Form>
         </Col>
         <Col xs={24} xl={8}>
-          <BalanceSide />
+          <BalanceSide offered={offered} />
         </Col>
       </Row>
       <RechargeModal

@@ -47,6 +47,17 @@ describe('recharge state machine', () => {
     expect(submitted.kind).toBe('bankSubmitted');
   });
 
+  it('resumes a recharge created earlier: a pending QR payment polls again, other states show where they are', () => {
+    const resumed = rechargeReducer(INITIAL_RECHARGE_STEP, { type: 'resume', recharge: recharge({ channel: 'ALIPAY', payUrl: null }) });
+    expect(resumed).toMatchObject({ kind: 'paying', recharge: { channel: 'ALIPAY' } });
+    expect(isPolling(resumed)).toBe(true);
+    expect(rechargeReducer(resumed, { type: 'polled', recharge: recharge({ status: 'SUCCESS' }) }).kind).toBe('success');
+    expect(rechargeReducer(INITIAL_RECHARGE_STEP, { type: 'resume', recharge: recharge({ status: 'SUCCESS' }) }).kind).toBe('success');
+    expect(rechargeReducer(INITIAL_RECHARGE_STEP, { type: 'resume', recharge: recharge({ channel: 'BANK', bankReference: 'R1' }) }).kind).toBe('bankSubmitted');
+    // Only from idle: a dialog already open is not replaced.
+    expect(rechargeReducer(resumed, { type: 'resume', recharge: recharge({ rechargeId: 'RC2' }) })).toBe(resumed);
+  });
+
   it('a failed create goes back to the form; close always does', () => {
     expect(run([{ type: 'submit' }, { type: 'createFailed' }])).toEqual(INITIAL_RECHARGE_STEP);
     expect(run([{ type: 'submit' }, { type: 'created', recharge: recharge() }, { type: 'close' }])).toEqual(INITIAL_RECHARGE_STEP);

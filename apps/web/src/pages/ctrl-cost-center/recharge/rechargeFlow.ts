@@ -3,6 +3,7 @@
  *   idle --submit--> creating --created(WXPAY|ALIPAY)--> paying --polled(SUCCESS)--> success
  *                             \--created(BANK)--> bank --referenceSubmitted--> bankSubmitted
  *   paying --polled(FAILED)--> failed;  creating --createFailed--> idle;  any --close--> idle
+ *   idle --resume(an existing recharge, e.g. 去支付 in 充值记录)--> where that recharge belongs
  * While `paying`, the page polls GET /payment/recharge/{id} every 2 s.
  */
 import type { RechargeDto } from '../../../api/billing';
@@ -22,6 +23,7 @@ export type RechargeEvent =
   | { type: 'createFailed' }
   | { type: 'polled'; recharge: RechargeDto }
   | { type: 'referenceSubmitted'; recharge: RechargeDto }
+  | { type: 'resume'; recharge: RechargeDto }
   | { type: 'close' };
 
 export const POLL_INTERVAL_MS = 2000;
@@ -51,6 +53,8 @@ export function rechargeReducer(step: RechargeStep, event: RechargeEvent): Recha
     case 'referenceSubmitted':
       if (step.kind !== 'bank' || event.recharge.rechargeId !== step.recharge.rechargeId) return step;
       return event.recharge.status === 'SUCCESS' ? { kind: 'success', recharge: event.recharge } : { kind: 'bankSubmitted', recharge: event.recharge };
+    case 'resume':
+      return step.kind === 'idle' ? stepOf(event.recharge) : step;
     case 'close':
       return step.kind === 'creating' ? step : INITIAL_RECHARGE_STEP;
   }

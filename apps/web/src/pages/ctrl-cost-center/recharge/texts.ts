@@ -2,7 +2,11 @@ import { formatYuan, RECHARGE_MAX_FEN, RECHARGE_MIN_FEN } from '@slg/shared';
 
 export const RECHARGE_TEXTS = {
   title: '充值',
-  description: '充值金额实时到账（对公转账在财务确认后到账），可用于实例、存储等所有按量与包年包月消费。',
+  /** Says how money arrives only for the channels on offer (none named while they load). */
+  description: (offered: { qr: boolean; bank: boolean }) => {
+    const arrival = offered.qr && offered.bank ? '充值金额实时到账（对公转账在财务确认后到账），' : offered.qr ? '充值金额实时到账，' : offered.bank ? '对公转账在财务确认后到账，' : '充值金额';
+    return `${arrival}可用于实例、存储等所有按量与包年包月消费。`;
+  },
   records: '充值记录',
   amountCard: '选择充值金额',
   presets: '快捷金额',
@@ -63,9 +67,10 @@ export const RECHARGE_TEXTS = {
   side: {
     balance: '当前余额',
     balanceFailed: '余额加载失败',
-    tips: [
-      '微信支付、支付宝支付成功后余额实时到账。',
-      '对公转账请在转账备注中填写充值单号，财务确认后到账。',
+    /** `qrNames`: the QR channels on offer, e.g. 微信支付、支付宝. */
+    tips: (qrNames: string, bank: boolean) => [
+      ...(qrNames ? [`${qrNames}支付成功后余额实时到账。`] : []),
+      ...(bank ? ['对公转账请在转账备注中填写充值单号，财务确认后到账。'] : []),
       '充值金额可申请开具发票（按充值开票）。',
     ],
   },

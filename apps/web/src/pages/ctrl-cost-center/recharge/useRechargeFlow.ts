@@ -72,6 +72,8 @@ export function useRechargeFlow() {
   return {
     step,
     start,
+    /** Opens the dialog for a recharge created earlier (去支付 in 充值记录): its QR code again, polled until paid. */
+    resume: (recharge: RechargeDto) => dispatch({ type: 'resume', recharge }),
     close: () => dispatch({ type: 'close' }),
     submitReference: (rechargeId: string, value: string) => reference.mutateAsync({ rechargeId, value }),
     referencePending: reference.isPending,
