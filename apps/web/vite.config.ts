@@ -1,22 +1,113 @@
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const API_TARGET = 'http://localhost:3000';
 
-export default defineConfig({
-  plugins: [react()],
-  server: {
-    port: 5173,
-    proxy: {
-      '/api': { target: API_TARGET, changeOrigin: true },
-      '/sandbox-pay': { target: API_TARGET, changeOrigin: true },
+const brotli = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/** Text assets worth compressing; images and fonts in binary formats are compressed already. */
+const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt|xml|map|wasm|ico)$/i;
+/** Below this size the headers of a compressed answer cost about what compression saves. */
+const MIN_COMPRESS_BYTES = 1024;
+
+async function* servedFiles(dir: string): AsyncGenerator<string> {
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    // `.vite/` holds the build manifest, which is read by scripts, never served.
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith('.')) yield* servedFiles(path);
+    }
+    else yield path;
+  }
+}
+
+/**
+ * Writes `<file>.br` (brotli, quality 11) and `<file>.gz` (gzip, level 9) beside every compressible
+ * asset of the build, so the server sends the variant the browser accepts without compressing per
+ * request (@fastify/static `preCompressed`).
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'slg-precompress',
+    apply: 'build',
+    configResolved(config) {
+      outDir = resolve(config.root, config.build.outDir);
     },
-  },
-  preview: { port: 4173 },
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    // antd is one large vendor chunk; pages are split per route through React.lazy.
-    chunkSizeWarningLimit: 1600,
-  },
+    async closeBundle() {
+      const jobs: Promise<void>[] = [];
+      for await (const file of servedFiles(outDir)) {
+        if (!COMPRESSIBLE.test(file) || (await stat(file)).size < MIN_COMPRESS_BYTES) continue;
+        jobs.push(
+          readFile(file).then(async (content) => {
+            const [br, gz] = await Promise.all([
+              brotli(content, {
+                params: {
+                  [zlibConstants.BROTLI_PARAM_QUALITY]: zlibConstants.BROTLI_MAX_QUALITY,
+                  [zlibConstants.BROTLI_PARAM_MODE]: zlibConstants.BROTLI_MODE_TEXT,
+                  [zlibConstants.BROTLI_PARAM_SIZE_HINT]: content.length,
+                },
+              }),
+              gzipAsync(content, { level: zlibConstants.Z_BEST_COMPRESSION }),
+            ]);
+            await Promise.all([writeFile(`${file}.br`, br), writeFile(`${file}.gz`, gz)]);
+          }),
+        );
+      }
+      await Promise.all(jobs);
+    },
+  };
+}
+
+/**
+ * Puts the entry stylesheet (styles/global.css, a few KB) into index.html instead of linking it: a
+ * linked stylesheet blocks the first paint until it has downloaded, and on a slow connection it
+ * competes with the scripts fetched at the same time. The page itself is sent compressed.
+ */
+function inlineEntryCss(): Plugin {
+  return {
+    name: 'slg-inline-entry-css',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle }) {
+        if (!bundle) return html;
+        return html.replace(/<link rel="stylesheet"(?: crossorigin)? href="\/([^"]+\.css)">/g, (link, file: string) => {
+          const asset = bundle[file];
+          if (!asset || asset.type !== 'asset') return link;
+          // The file stays in the bundle (nothing else references it); `</style` cannot appear in CSS that builds.
+          return `<style>${String(asset.source).replace(/<\/style/gi, '<\\/style')}</style>`;
+        });
+      },
+    },
+  };
+}
+
+export default defineConfig(({ command, mode }) => {
+  // `npm start` and the E2E server run with NODE_ENV=development (the server's SMS outbox) and build the
+  // console in that environment; Vite would then bundle React's development build, 4× larger and
+  // slower. A production-mode build is always a production bundle.
+  if (command === 'build' && mode === 'production') process.env.NODE_ENV = 'production';
+  return {
+    plugins: [react(), inlineEntryCss(), precompress()],
+    server: {
+      port: 5173,
+      proxy: {
+        '/api': { target: API_TARGET, changeOrigin: true },
+        '/sandbox-pay': { target: API_TARGET, changeOrigin: true },
+      },
+    },
+    preview: { port: 4173 },
+    build: {
+      outDir: 'dist',
+      emptyOutDir: true,
+      // dist/.vite/manifest.json: scripts/first-load.mjs reads which chunks each route loads first.
+      manifest: true,
+    },
+  };
 });

@@ -2,16 +2,19 @@ import { createHash, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorCodes, MAX_BODY_BYTES } from '@slg/shared';
 import type { AppDeps } from './deps.js';
+import { fastifyTrustProxy } from './config.js';
+import { humanCheckContentSources } from './providers/captcha/index.js';
 import { failure, ok } from './http/envelope.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { answerFrameworkError, registerErrorHandling } from './http/error-handler.js';
+import { registerInputGuard } from './http/input-guard.js';
 import { registerAuthentication } from './http/auth.js';
 import { registerWebConsole } from './http/web.js';
 import { AuthService } from './modules/auth/service.js';
@@ -26,7 +29,7 @@ import { invoiceRoutes } from './modules/invoices/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { sandboxGatewayRoutes } from './modules/billing/sandbox-gateway.js';
 
-const SECRET_QUERY_KEYS = new Set(['code', 'password', 'token', 'refreshToken']);
+const SECRET_QUERY_KEYS = new Set(['code', 'password', 'token', 'refreshToken', 'captcha']);
 
 /** Request URL for logs with secret query values masked (SMS codes travel in the query). */
 export function redactUrl(url: string): string {
@@ -47,6 +50,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   const { config } = deps;
   const app = Fastify({
     bodyLimit: MAX_BODY_BYTES,
+    frameworkErrors: answerFrameworkError,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
@@ -67,29 +71,33 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
             },
             ...(config.env === 'development' ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss' } } } : {}),
           },
-    trustProxy: true,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  registerInputGuard(app);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
 
-  const renderIndex = options.serveWeb ? await registerWebConsole(app, config) : null;
-  const inlineScriptHash = renderIndex
+  const webConsole = options.serveWeb ? await registerWebConsole(app, config) : null;
+  const inlineScriptHash = webConsole
     ? (() => {
-        const match = /<script>(window\.__SLG_CONFIG__=[^<]*)<\/script>/.exec(renderIndex(''));
+        const match = /<script>(window\.__SLG_CONFIG__=[^<]*)<\/script>/.exec(webConsole.html);
         return match?.[1] ? `'sha256-${createHash('sha256').update(match[1]).digest('base64')}'` : undefined;
       })()
     : undefined;
 
-  await app.register(helmet, {
+  // A vendor captcha (HUMAN_CHECK_PROVIDER=aliyun|tencent) loads its script and frames from its own hosts.
+  const humanCheckSources = humanCheckContentSources(config.humanCheck.provider);
+  registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
-        scriptSrc: ["'self'", ...(inlineScriptHash ? [inlineScriptHash] : [])],
-        imgSrc: ["'self'", 'data:', 'blob:'],
+        scriptSrc: ["'self'", ...(inlineScriptHash ? [inlineScriptHash] : []), ...humanCheckSources.scriptSrc],
+        imgSrc: ["'self'", 'data:', 'blob:', ...humanCheckSources.imgSrc],
+        connectSrc: ["'self'", ...humanCheckSources.connectSrc],
+        frameSrc: ["'self'", ...humanCheckSources.frameSrc],
         styleSrc: ["'self'", "'unsafe-inline'"],
         upgradeInsecureRequests: null,
       },
@@ -102,8 +110,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     errorResponseBuilder: () => ({ statusCode: 429, ...failure(ErrorCodes.RATE_LIMITED.code, ErrorCodes.RATE_LIMITED.message) }),
   });
 
-  // JSON and the console page above 1 KB go out compressed; brotli at a low level costs little CPU.
-  // Built assets are already compressed on disk and carry their Content-Encoding, so they pass through.
+  // API JSON above 1 KB goes out compressed; brotli at a low level costs little CPU. The console's assets
+  // and its page are compressed ahead (the build and http/web.ts) and carry their Content-Encoding.
   await app.register(compress, {
     threshold: 1024,
     encodings: ['br', 'gzip'],
@@ -157,10 +165,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     // Client-side routes get the console; a missing file (an old chunk after a release) gets a real 404.
     const wantsPage =
       (request.method === 'GET' || request.method === 'HEAD') && !/^\/(api|sandbox-pay|assets)(\/|$)/.test(path) && !/\.[a-z0-9]+$/i.test(path);
-    if (renderIndex && wantsPage) {
-      // The page names the current hashed assets: browsers revalidate it so a release is seen at once.
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(renderIndex(request.url));
-    }
+    if (webConsole && wantsPage) return webConsole.sendPage(request, reply);
     return reply.status(404).send(failure(ErrorCodes.NOT_FOUND.code, ErrorCodes.NOT_FOUND.message));
   });
 

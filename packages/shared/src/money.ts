@@ -15,7 +15,8 @@ export function formatFen(fen: number): string {
   assertFen(fen);
   const sign = fen < 0 ? '-' : '';
   const abs = Math.abs(fen);
-  const yuan = Math.floor(abs / 100).toLocaleString('en-US');
+  // Grouped by hand: the first toLocaleString() of a page loads ICU data, ~0.5 s on a phone CPU.
+  const yuan = String(Math.floor(abs / 100)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
   const cents = String(abs % 100).padStart(2, '0');
   return `${sign}${yuan}.${cents}`;
 }

@@ -1,11 +1,14 @@
 import { CheckCircleFilled } from '@ant-design/icons';
-import { Card, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { config } from '../config';
 import { Logo } from './Logo';
 import { AUTH_SHELL_TEXTS } from './texts';
 
-/** The frame of the account pages: a brand panel beside the form card. */
+/**
+ * The frame of the account pages: a brand panel beside the form card. Plain elements styled in
+ * global.css with antd's CSS variables (so they follow the theme): the sign-in page is often the first
+ * page loaded, and antd's Card and Typography would bring tabs, menus and editors along.
+ */
 export function AuthShell({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
   return (
     <div className="slg-auth">
@@ -22,16 +25,16 @@ export function AuthShell({ title, subtitle, children }: { title: string; subtit
           </ul>
         </div>
       </aside>
-      <Card className="slg-auth-card" variant="borderless">
+      <section className="slg-auth-card" aria-labelledby="slg-auth-title">
         <div className="slg-auth-card-logo">
           <Logo />
         </div>
-        <Typography.Title level={3} className="slg-auth-title">
+        <h1 id="slg-auth-title" className="slg-auth-title">
           {title}
-        </Typography.Title>
-        {subtitle ? <Typography.Paragraph type="secondary">{subtitle}</Typography.Paragraph> : null}
+        </h1>
+        {subtitle ? <p className="slg-auth-subtitle">{subtitle}</p> : null}
         {children}
-      </Card>
+      </section>
     </div>
   );
 }

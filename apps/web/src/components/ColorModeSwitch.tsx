@@ -1,42 +1,45 @@
-import { DesktopOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
-import { Button, Dropdown, type MenuProps } from 'antd';
-import type { ReactNode } from 'react';
-import { COLOR_MODE_PREFERENCES, useColorModeStore, type ColorModePreference } from '../stores/colorMode';
-import { COMPONENT_TEXTS } from './texts';
+import { Button } from 'antd';
+import { lazy, Suspense, useRef, useState, useTransition } from 'react';
+import { useColorModeStore } from '../stores/colorMode';
+import { COLOR_MODE_ICONS, COLOR_MODE_TEXTS, type ColorModeButtonProps } from './colorModeButton';
 
-const ICONS: Record<ColorModePreference, ReactNode> = {
-  system: <DesktopOutlined />,
-  light: <SunOutlined />,
-  dark: <MoonOutlined />,
-};
-
-const T = COMPONENT_TEXTS.colorMode;
+// The dropdown and its menu are among the largest antd components: they load when the user reaches for
+// the control, not with every page.
+const ColorModeMenu = lazy(() => import('./ColorModeMenu'));
 
 /** The colour mode control (跟随系统 / 浅色 / 深色), labelled 颜色模式. */
-export function ColorModeSwitch({ showLabel = false }: { showLabel?: boolean }) {
+export function ColorModeSwitch({ showLabel = false }: ColorModeButtonProps) {
   const preference = useColorModeStore((state) => state.preference);
-  const setPreference = useColorModeStore((state) => state.setPreference);
+  const [menu, setMenu] = useState<{ open: boolean; focused: boolean } | null>(null);
+  const [, startTransition] = useTransition();
+  const buttonRef = useRef<HTMLButtonElement>(null);
 
-  const items: MenuProps['items'] = COLOR_MODE_PREFERENCES.map((mode) => ({
-    key: mode,
-    icon: ICONS[mode],
-    label: T[mode],
-  }));
+  // In a transition the plain button stays on screen (and keeps focus) while the menu chunk loads.
+  const loadMenu = (open: boolean) => {
+    const focused = document.activeElement === buttonRef.current;
+    startTransition(() => setMenu((current) => ({ open: open || Boolean(current?.open), focused })));
+  };
+
+  const plainButton = (
+    <Button
+      ref={buttonRef}
+      type="text"
+      icon={COLOR_MODE_ICONS[preference]}
+      aria-label={COLOR_MODE_TEXTS.label}
+      aria-haspopup="menu"
+      title={`${COLOR_MODE_TEXTS.label}：${COLOR_MODE_TEXTS[preference]}`}
+      onPointerEnter={() => loadMenu(false)}
+      onFocus={() => loadMenu(false)}
+      onPointerDown={() => loadMenu(true)}
+      onClick={() => loadMenu(true)}
+    >
+      {showLabel ? COLOR_MODE_TEXTS[preference] : null}
+    </Button>
+  );
 
   return (
-    <Dropdown
-      trigger={['click']}
-      placement="bottomRight"
-      menu={{
-        items,
-        selectable: true,
-        selectedKeys: [preference],
-        onClick: ({ key }) => setPreference(COLOR_MODE_PREFERENCES.find((mode) => mode === key) ?? 'system'),
-      }}
-    >
-      <Button type="text" icon={ICONS[preference]} aria-label={T.label} title={`${T.label}：${T[preference]}`}>
-        {showLabel ? T[preference] : null}
-      </Button>
-    </Dropdown>
+    <Suspense fallback={plainButton}>
+      {menu ? <ColorModeMenu showLabel={showLabel} initiallyOpen={menu.open} autoFocus={menu.focused} /> : plainButton}
+    </Suspense>
   );
 }

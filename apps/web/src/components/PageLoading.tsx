@@ -1,11 +1,14 @@
-import { Spin } from 'antd';
 import { COMPONENT_TEXTS } from './texts';
 
-/** Centered spinner for route chunks and data that a whole page waits for. */
+/**
+ * Centered spinner for route chunks and data that a whole page waits for. Drawn with CSS only
+ * (styles/global.css): it is what the first paint shows, before any antd style exists.
+ */
 export function PageLoading({ fullScreen = false }: { fullScreen?: boolean }) {
   return (
     <div className={fullScreen ? 'slg-page-loading slg-page-loading--full' : 'slg-page-loading'} role="status">
-      <Spin size="large" description={COMPONENT_TEXTS.loading} />
+      <span className="slg-spinner" aria-hidden="true" />
+      <span className="slg-page-loading-text">{COMPONENT_TEXTS.loading}</span>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '../api/client';
 import { createQueryClient } from '../api/queryClient';
 import { useUserStore } from '../stores/user';
@@ -21,6 +21,19 @@ function renderApp(path: string) {
 
 describe('app router', () => {
   const fetchMock = vi.fn<typeof fetch>();
+
+  // Layouts and pages are lazy chunks; loading (transforming) them once here keeps the first test's
+  // waits about rendering, not about the test runner compiling modules.
+  beforeAll(async () => {
+    await Promise.all([
+      import('../layouts/DefaultLayout'),
+      import('../layouts/DashboardLayout'),
+      import('../pages/login/index'),
+      import('../pages/signup/index'),
+      import('../pages/error/NotFoundPage'),
+      import('./RouteErrorScreen'),
+    ]);
+  });
 
   beforeEach(() => {
     fetchMock.mockReset();

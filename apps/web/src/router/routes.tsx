@@ -43,7 +43,17 @@ export interface RouteMeta {
   icon?: MenuIcon;
 }
 
-export type LazyPage = LazyExoticComponent<ComponentType>;
+export type PageModule = { default: ComponentType };
+
+/**
+ * A route-level chunk. `preload` fetches the module without rendering: the router loads it together
+ * with the layout and the root loader and renders the component it exports.
+ */
+export type LazyPage = LazyExoticComponent<ComponentType> & { preload?: () => Promise<PageModule> };
+
+function lazyPage(load: () => Promise<PageModule>): LazyPage {
+  return Object.assign(lazy(load), { preload: load });
+}
 
 export interface RouteNode {
   path: string;
@@ -63,34 +73,34 @@ export interface RouteRecord {
 }
 
 // Pages built by the public-pages helper (apps/web/src/pages/desk).
-const DeskHomePage = lazy(() => import('../pages/desk/home/index'));
-const DeskAboutPage = lazy(() => import('../pages/desk/about/index'));
-const DeskServiceTermsPage = lazy(() => import('../pages/desk/terms/ServiceTerms'));
-const DeskPrivacyTermsPage = lazy(() => import('../pages/desk/terms/PrivacyTerms'));
-const DeskWelcomePage = lazy(() => import('../pages/desk/welcome/index'));
+const DeskHomePage = lazyPage(() => import('../pages/desk/home/index'));
+const DeskAboutPage = lazyPage(() => import('../pages/desk/about/index'));
+const DeskServiceTermsPage = lazyPage(() => import('../pages/desk/terms/ServiceTerms'));
+const DeskPrivacyTermsPage = lazyPage(() => import('../pages/desk/terms/PrivacyTerms'));
+const DeskWelcomePage = lazyPage(() => import('../pages/desk/welcome/index'));
 // Pages of the console core.
-const LoginPage = lazy(() => import('../pages/login/index'));
-const SignupPage = lazy(() => import('../pages/signup/index'));
-const ResetPasswordPage = lazy(() => import('../pages/reset-password/index'));
-const ForbiddenPage = lazy(() => import('../pages/error/ForbiddenPage'));
-const NotFoundPage = lazy(() => import('../pages/error/NotFoundPage'));
-const ServerErrorPage = lazy(() => import('../pages/error/ServerErrorPage'));
-const AppErrorPage = lazy(() => import('../pages/error/AppErrorPage'));
-const OverviewPage = lazy(() => import('../pages/ctrl-overview/overview/index'));
+const LoginPage = lazyPage(() => import('../pages/login/index'));
+const SignupPage = lazyPage(() => import('../pages/signup/index'));
+const ResetPasswordPage = lazyPage(() => import('../pages/reset-password/index'));
+const ForbiddenPage = lazyPage(() => import('../pages/error/ForbiddenPage'));
+const NotFoundPage = lazyPage(() => import('../pages/error/NotFoundPage'));
+const ServerErrorPage = lazyPage(() => import('../pages/error/ServerErrorPage'));
+const AppErrorPage = lazyPage(() => import('../pages/error/AppErrorPage'));
+const OverviewPage = lazyPage(() => import('../pages/ctrl-overview/overview/index'));
 // Pages of the cost centre (issue 3).
-const ExchangePage = lazy(() => import('../pages/exchange/index'));
-const CostCenterPage = lazy(() => import('../pages/ctrl-cost-center/cost-center/index'));
-const RechargePage = lazy(() => import('../pages/ctrl-cost-center/recharge/index'));
-const RechargeRecordPage = lazy(() => import('../pages/ctrl-cost-center/recharge-record/index'));
-const OrderPage = lazy(() => import('../pages/ctrl-cost-center/order/index'));
-const OrderDetailPage = lazy(() => import('../pages/ctrl-cost-center/order-detail/index'));
-const BillDetailsPage = lazy(() => import('../pages/ctrl-cost-center/f-details/index'));
-const IncomeDetailsPage = lazy(() => import('../pages/ctrl-cost-center/income-details/index'));
-const InvoicePage = lazy(() => import('../pages/ctrl-cost-center/invoice/index'));
-const InvoiceInfoPage = lazy(() => import('../pages/ctrl-cost-center/invoice-info/index'));
-const MakeBillInvoicePage = lazy(() => import('../pages/ctrl-cost-center/make-bill-invoice/index'));
-const MakePriceInvoicePage = lazy(() => import('../pages/ctrl-cost-center/make-price-invoice/index'));
-const VoucherPage = lazy(() => import('../pages/ctrl-cost-center/voucher/index'));
+const ExchangePage = lazyPage(() => import('../pages/exchange/index'));
+const CostCenterPage = lazyPage(() => import('../pages/ctrl-cost-center/cost-center/index'));
+const RechargePage = lazyPage(() => import('../pages/ctrl-cost-center/recharge/index'));
+const RechargeRecordPage = lazyPage(() => import('../pages/ctrl-cost-center/recharge-record/index'));
+const OrderPage = lazyPage(() => import('../pages/ctrl-cost-center/order/index'));
+const OrderDetailPage = lazyPage(() => import('../pages/ctrl-cost-center/order-detail/index'));
+const BillDetailsPage = lazyPage(() => import('../pages/ctrl-cost-center/f-details/index'));
+const IncomeDetailsPage = lazyPage(() => import('../pages/ctrl-cost-center/income-details/index'));
+const InvoicePage = lazyPage(() => import('../pages/ctrl-cost-center/invoice/index'));
+const InvoiceInfoPage = lazyPage(() => import('../pages/ctrl-cost-center/invoice-info/index'));
+const MakeBillInvoicePage = lazyPage(() => import('../pages/ctrl-cost-center/make-bill-invoice/index'));
+const MakePriceInvoicePage = lazyPage(() => import('../pages/ctrl-cost-center/make-price-invoice/index'));
+const VoucherPage = lazyPage(() => import('../pages/ctrl-cost-center/voucher/index'));
 
 /** Where a sign-in lands without a `redirect` query. */
 export const CONSOLE_HOME_PATH = '/ctrl-overview/overview';

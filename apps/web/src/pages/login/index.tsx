@@ -1,15 +1,21 @@
 import { WechatOutlined } from '@ant-design/icons';
-import { Divider, Tabs, Tooltip } from 'antd';
-import { useState } from 'react';
+import { Tooltip } from 'antd';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from '../../api/toast';
 import { AuthShell } from '../../components/AuthShell';
+import { PageLoading } from '../../components/PageLoading';
 import { postLoginTarget } from '../../router/guards';
 import { CONSOLE_HOME_PATH } from '../../router/routes';
+import { LoginTabs } from './LoginTabs';
 import { PasswordLoginForm } from './PasswordLoginForm';
-import { SetPasswordModal } from './SetPasswordModal';
-import { SmsLoginForm } from './SmsLoginForm';
 import { LOGIN_TEXTS } from './texts';
+
+// The SMS sign-in (code button, countdown, human check) loads when its tab is chosen, and the
+// set-password dialog only after a first SMS sign-in: neither is needed to show the page.
+const loadSmsLoginForm = () => import('./SmsLoginForm');
+const SmsLoginForm = lazy(() => loadSmsLoginForm().then((module) => ({ default: module.SmsLoginForm })));
+const SetPasswordModal = lazy(() => import('./SetPasswordModal').then((module) => ({ default: module.SetPasswordModal })));
 
 type LoginTab = 'password' | 'sms';
 
@@ -36,13 +42,23 @@ export default function LoginPage() {
 
   return (
     <AuthShell title={LOGIN_TEXTS.title} subtitle={LOGIN_TEXTS.subtitle}>
-      <Tabs
-        activeKey={tab}
-        onChange={(key) => setTab(key === 'sms' ? 'sms' : 'password')}
-        destroyOnHidden
-        items={[
-          { key: 'password', label: LOGIN_TEXTS.tabs.password, children: <PasswordLoginForm onSuccess={onSignedIn} /> },
-          { key: 'sms', label: LOGIN_TEXTS.tabs.sms, children: <SmsLoginForm onSuccess={onSmsSignedIn} /> },
+      <LoginTabs<LoginTab>
+        active={tab}
+        onChange={setTab}
+        onIntent={(key) => {
+          if (key === 'sms') void loadSmsLoginForm();
+        }}
+        tabs={[
+          { key: 'password', label: LOGIN_TEXTS.tabs.password, panel: <PasswordLoginForm onSuccess={onSignedIn} /> },
+          {
+            key: 'sms',
+            label: LOGIN_TEXTS.tabs.sms,
+            panel: (
+              <Suspense fallback={<PageLoading />}>
+                <SmsLoginForm onSuccess={onSmsSignedIn} />
+              </Suspense>
+            ),
+          },
         ]}
       />
       <div className="slg-auth-links">
@@ -52,9 +68,7 @@ export default function LoginPage() {
         </span>
         <Link to="/reset-password">{LOGIN_TEXTS.forgot}</Link>
       </div>
-      <Divider plain className="slg-auth-divider">
-        {LOGIN_TEXTS.otherMethods}
-      </Divider>
+      <p className="slg-auth-divider">{LOGIN_TEXTS.otherMethods}</p>
       <div className="slg-oauth">
         {/* Not a button: the entry is shown but not offered until WeChat sign-in opens. */}
         <Tooltip title={LOGIN_TEXTS.wechatClosed} trigger={['hover', 'focus']}>
@@ -64,7 +78,11 @@ export default function LoginPage() {
           </span>
         </Tooltip>
       </div>
-      <SetPasswordModal open={askPassword} onDone={finish} />
+      {askPassword ? (
+        <Suspense fallback={null}>
+          <SetPasswordModal open onDone={finish} />
+        </Suspense>
+      ) : null}
     </AuthShell>
   );
 }

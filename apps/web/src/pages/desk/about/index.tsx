@@ -64,7 +64,7 @@ export default function AboutPage() {
         </Card>
 
         <section aria-labelledby="about-values">
-          <Typography.Title id="about-values" level={3}>
+          <Typography.Title id="about-values" level={2} style={{ fontSize: token.fontSizeHeading3 }}>
             {ABOUT_TEXTS.values.title}
           </Typography.Title>
           <Row gutter={[16, 16]}>
@@ -74,7 +74,7 @@ export default function AboutPage() {
                   <span aria-hidden style={iconStyle}>
                     {VALUE_ICONS[item.key]}
                   </span>
-                  <Typography.Title level={5} style={{ marginTop: 12 }}>
+                  <Typography.Title level={3} style={{ marginTop: 12, fontSize: token.fontSizeHeading5 }}>
                     {item.title}
                   </Typography.Title>
                   <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
@@ -87,7 +87,7 @@ export default function AboutPage() {
         </section>
 
         <section aria-labelledby="about-offerings">
-          <Typography.Title id="about-offerings" level={3}>
+          <Typography.Title id="about-offerings" level={2} style={{ fontSize: token.fontSizeHeading3 }}>
             {ABOUT_TEXTS.offerings.title}
           </Typography.Title>
           <Row gutter={[16, 16]}>
@@ -99,7 +99,7 @@ export default function AboutPage() {
                       {OFFERING_ICONS[item.key]}
                     </span>
                     <div>
-                      <Typography.Title level={5} style={{ marginTop: 0 }}>
+                      <Typography.Title level={3} style={{ marginTop: 0, fontSize: token.fontSizeHeading5 }}>
                         {item.title}
                       </Typography.Title>
                       <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
@@ -132,7 +132,7 @@ export default function AboutPage() {
                 key: 'email',
                 label: ABOUT_TEXTS.contact.emailLabel,
                 children: (
-                  <Typography.Link href={`mailto:${ABOUT_TEXTS.contact.email}`} copyable>
+                  <Typography.Link href={`mailto:${ABOUT_TEXTS.contact.email}`} copyable className="slg-about-email">
                     {ABOUT_TEXTS.contact.email}
                   </Typography.Link>
                 ),

@@ -5,11 +5,12 @@ import GpuSection from './components/GpuSection';
 import HeroSection from './components/HeroSection';
 import ImageSection from './components/ImageSection';
 import ZoneSection from './components/ZoneSection';
+import './home.css';
 
 /** Public landing page for `/` and `/home`; rendered inside DeskLayout (which owns header and footer). */
 export default function HomePage() {
   return (
-    <div>
+    <div className="slg-home">
       <HeroSection />
       <FeatureSection />
       <GpuSection />

@@ -24,7 +24,7 @@ export default function WelcomePage() {
       <Card>
         <Result
           status="success"
-          title={WELCOME_TEXTS.title}
+          title={<h1 className="slg-error-title">{WELCOME_TEXTS.title}</h1>}
           subTitle={WELCOME_TEXTS.subtitle}
           style={{ paddingInline: 0 }}
           extra={
@@ -38,7 +38,7 @@ export default function WelcomePage() {
             </Flex>
           }
         />
-        <Typography.Title level={4} style={{ marginTop: 0 }}>
+        <Typography.Title level={2} style={{ marginTop: 0, fontSize: token.fontSizeHeading4 }}>
           {WELCOME_TEXTS.stepsTitle}
         </Typography.Title>
         {/* A checklist rather than progress: every step reads as an action to take. */}

@@ -1,51 +1,46 @@
-import { Alert, Card, Col, Flex, Row, Tag, Typography, theme } from 'antd';
-import { CalendarOutlined, CheckOutlined, FieldTimeOutlined } from '@ant-design/icons';
+import { CalendarOutlined, CheckOutlined, FieldTimeOutlined, InfoCircleFilled } from '@ant-design/icons';
 import type { ReactNode } from 'react';
 import { TIME_PACKAGE_COUNTS } from '@slg/shared';
 import { HOME_TEXTS } from '../texts';
 import { formatCountRanges } from '../../formatCountRanges';
-import { CARD_GUTTER } from './layout';
+import { gridClass } from './layout';
 import Section from './Section';
+import Tag, { type TagTone } from './Tag';
 
 const TEXTS = HOME_TEXTS.billing;
 
 interface BillingCardProps {
+  id: string;
   icon: ReactNode;
   title: string;
   tag: string;
-  tagColor: string;
+  tagTone: TagTone;
   summary: string;
   points: readonly string[];
 }
 
-function BillingCard({ icon, title, tag, tagColor, summary, points }: BillingCardProps) {
-  const { token } = theme.useToken();
-
+function BillingCard({ id, icon, title, tag, tagTone, summary, points }: BillingCardProps) {
   return (
-    <Card style={{ height: '100%' }} aria-label={title}>
-      <Flex align="center" gap={12} wrap>
-        <span aria-hidden style={{ fontSize: 28, color: token.colorPrimary, display: 'inline-flex' }}>
+    <article className="slg-home-card" aria-labelledby={id}>
+      <div className="slg-home-billing-head">
+        <span aria-hidden className="slg-home-billing-icon">
           {icon}
         </span>
-        <Typography.Title level={3} style={{ margin: 0 }}>
+        <h3 id={id} className="slg-home-card-title slg-home-card-title--lg">
           {title}
-        </Typography.Title>
-        <Tag color={tagColor}>{tag}</Tag>
-      </Flex>
-      <Typography.Paragraph type="secondary" style={{ marginTop: 12, fontSize: token.fontSizeLG }}>
-        {summary}
-      </Typography.Paragraph>
-      <ul style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        </h3>
+        <Tag tone={tagTone}>{tag}</Tag>
+      </div>
+      <p className="slg-home-billing-summary">{summary}</p>
+      <ul className="slg-home-points">
         {points.map((point) => (
-          <li key={point} style={{ paddingBlock: 6 }}>
-            <Flex gap={10} align="flex-start">
-              <CheckOutlined style={{ color: token.colorSuccess, marginTop: 5 }} />
-              <Typography.Text>{point}</Typography.Text>
-            </Flex>
+          <li key={point}>
+            <CheckOutlined aria-hidden />
+            <span>{point}</span>
           </li>
         ))}
       </ul>
-    </Card>
+    </article>
   );
 }
 
@@ -58,29 +53,30 @@ export default function BillingSection() {
 
   return (
     <Section id="home-billing" title={TEXTS.title} subtitle={TEXTS.subtitle}>
-      <Row gutter={CARD_GUTTER}>
-        <Col xs={24} lg={12}>
-          <BillingCard
-            icon={<FieldTimeOutlined />}
-            title={TEXTS.usage.title}
-            tag={TEXTS.usage.tag}
-            tagColor="green"
-            summary={TEXTS.usage.summary}
-            points={TEXTS.usage.points}
-          />
-        </Col>
-        <Col xs={24} lg={12}>
-          <BillingCard
-            icon={<CalendarOutlined />}
-            title={TEXTS.prepaid.title}
-            tag={TEXTS.prepaid.tag}
-            tagColor="gold"
-            summary={TEXTS.prepaid.summary}
-            points={[packages, ...TEXTS.prepaid.points]}
-          />
-        </Col>
-      </Row>
-      <Alert type="info" showIcon title={TEXTS.note} style={{ marginTop: 24 }} />
+      <div className={gridClass('2')}>
+        <BillingCard
+          id="home-billing-usage"
+          icon={<FieldTimeOutlined />}
+          title={TEXTS.usage.title}
+          tag={TEXTS.usage.tag}
+          tagTone="success"
+          summary={TEXTS.usage.summary}
+          points={TEXTS.usage.points}
+        />
+        <BillingCard
+          id="home-billing-prepaid"
+          icon={<CalendarOutlined />}
+          title={TEXTS.prepaid.title}
+          tag={TEXTS.prepaid.tag}
+          tagTone="warning"
+          summary={TEXTS.prepaid.summary}
+          points={[packages, ...TEXTS.prepaid.points]}
+        />
+      </div>
+      <p className="slg-home-info" role="note">
+        <InfoCircleFilled aria-hidden />
+        <span>{TEXTS.note}</span>
+      </p>
     </Section>
   );
 }

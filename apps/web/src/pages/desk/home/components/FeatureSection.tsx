@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { Card, Col, Flex, Row, Typography, theme } from 'antd';
 import {
   AppstoreOutlined,
   CodeOutlined,
@@ -9,7 +8,7 @@ import {
   TeamOutlined,
 } from '@ant-design/icons';
 import { HOME_TEXTS } from '../texts';
-import { CARD_COLS_3, CARD_GUTTER } from './layout';
+import { gridClass } from './layout';
 import Section from './Section';
 
 const TEXTS = HOME_TEXTS.features;
@@ -26,45 +25,21 @@ const FEATURE_ICONS: Record<FeatureKey, ReactNode> = {
 };
 
 export default function FeatureSection() {
-  const { token } = theme.useToken();
-
   return (
     <Section id="home-features" title={TEXTS.title} subtitle={TEXTS.subtitle}>
-      <Row gutter={CARD_GUTTER}>
+      <div className={gridClass('3')}>
         {TEXTS.items.map((feature) => (
-          <Col key={feature.key} {...CARD_COLS_3}>
-            <Card style={{ height: '100%' }}>
-              <Flex gap={16} align="flex-start">
-                <span
-                  aria-hidden
-                  style={{
-                    flex: 'none',
-                    display: 'inline-flex',
-                    alignItems: 'center',
-                    justifyContent: 'center',
-                    width: 44,
-                    height: 44,
-                    borderRadius: token.borderRadiusLG,
-                    background: token.colorPrimaryBg,
-                    color: token.colorPrimary,
-                    fontSize: 22,
-                  }}
-                >
-                  {FEATURE_ICONS[feature.key]}
-                </span>
-                <div>
-                  <Typography.Title level={5} style={{ marginTop: 0, marginBottom: 6 }}>
-                    {feature.title}
-                  </Typography.Title>
-                  <Typography.Paragraph type="secondary" style={{ marginBottom: 0 }}>
-                    {feature.description}
-                  </Typography.Paragraph>
-                </div>
-              </Flex>
-            </Card>
-          </Col>
+          <article key={feature.key} className="slg-home-card slg-home-feature">
+            <span aria-hidden className="slg-home-icon-tile">
+              {FEATURE_ICONS[feature.key]}
+            </span>
+            <div>
+              <h3 className="slg-home-card-title">{feature.title}</h3>
+              <p className="slg-home-muted">{feature.description}</p>
+            </div>
+          </article>
         ))}
-      </Row>
+      </div>
     </Section>
   );
 }

@@ -1,49 +1,39 @@
-import { Card, Col, Divider, Flex, Row, Statistic, Tag, Typography, theme } from 'antd';
 import { formatYuan } from '@slg/shared';
 import { useGpus } from '../../../../api/meta';
 import type { GpuModel } from '../../../../api/meta';
 import { HOME_TEXTS } from '../texts';
-import { CARD_COLS_4, CARD_GUTTER } from './layout';
+import { gridClass } from './layout';
 import QueryContent from './QueryContent';
 import Section from './Section';
+import Stat from './Stat';
+import Tag from './Tag';
 
 const TEXTS = HOME_TEXTS.gpus;
 
-function GpuCard({ gpu }: { gpu: GpuModel }) {
-  const { token } = theme.useToken();
-  const statisticStyles = {
-    content: { fontSize: 22, whiteSpace: 'nowrap' },
-    suffix: { fontSize: token.fontSize, color: token.colorTextSecondary },
-  } as const;
+/** Where the GPU section sends readers for prices: the billing band of this page (the market does not exist yet). */
+export const BILLING_ANCHOR = '#home-billing';
 
+/** A GPU model with its reference price. Information, not a control: it does not react to hover or clicks. */
+function GpuCard({ gpu }: { gpu: GpuModel }) {
   return (
-    <Card hoverable style={{ height: '100%' }} aria-label={gpu.name}>
-      <Flex justify="space-between" align="flex-start" gap={8}>
-        <Typography.Title level={4} style={{ margin: 0 }}>
+    <article className="slg-home-card" aria-labelledby={`gpu-${gpu.id}-name`}>
+      <div className="slg-home-card-head">
+        <h3 id={`gpu-${gpu.id}-name`} className="slg-home-card-title slg-home-card-title--lg">
           {gpu.name}
-        </Typography.Title>
-        <Tag color="green" style={{ marginInlineEnd: 0 }}>
-          {gpu.vendor}
-        </Tag>
-      </Flex>
-      <Typography.Text type="secondary">{TEXTS.architecture(gpu.architecture)}</Typography.Text>
-      <Row gutter={16} style={{ marginTop: 16 }}>
-        <Col span={12}>
-          <Statistic title={TEXTS.memory} value={gpu.memoryGb} suffix={TEXTS.memoryUnit} styles={statisticStyles} />
-        </Col>
-        <Col span={12}>
-          <Statistic title={TEXTS.fp32} value={gpu.fp32Tflops} suffix={TEXTS.fp32Unit} styles={statisticStyles} />
-        </Col>
-      </Row>
-      <Divider style={{ marginBlock: 16 }} />
-      <Typography.Text type="secondary">{TEXTS.referencePrice}</Typography.Text>
-      <div>
-        <Typography.Text strong style={{ fontSize: 26, color: token.colorPrimary }}>
-          {formatYuan(gpu.pricePerHourFen)}
-        </Typography.Text>
-        <Typography.Text type="secondary">{TEXTS.pricePerCardHour}</Typography.Text>
+        </h3>
+        <Tag tone="success">{gpu.vendor}</Tag>
       </div>
-    </Card>
+      <p className="slg-home-muted">{TEXTS.architecture(gpu.architecture)}</p>
+      <dl className="slg-home-stats">
+        <Stat title={TEXTS.memory} value={gpu.memoryGb} unit={TEXTS.memoryUnit} />
+        <Stat title={TEXTS.fp32} value={gpu.fp32Tflops} unit={TEXTS.fp32Unit} />
+      </dl>
+      <div className="slg-home-gpu-price">
+        <div className="slg-home-stat-title">{TEXTS.referencePrice}</div>
+        <span className="slg-home-gpu-price-value">{formatYuan(gpu.pricePerHourFen)}</span>
+        <span className="slg-home-stat-unit">{TEXTS.pricePerCardHour}</span>
+      </div>
+    </article>
   );
 }
 
@@ -52,19 +42,17 @@ export default function GpuSection() {
 
   return (
     <Section id="home-gpus" title={TEXTS.title} subtitle={TEXTS.subtitle} alt>
-      <QueryContent query={gpus} errorTitle={TEXTS.error} emptyText={TEXTS.empty} skeletonCols={CARD_COLS_4}>
+      <QueryContent query={gpus} errorTitle={TEXTS.error} emptyText={TEXTS.empty}>
         {(items) => (
           <>
-            <Row gutter={CARD_GUTTER} justify="center">
+            <div className={gridClass()}>
               {items.map((gpu) => (
-                <Col key={gpu.id} {...CARD_COLS_4}>
-                  <GpuCard gpu={gpu} />
-                </Col>
+                <GpuCard key={gpu.id} gpu={gpu} />
               ))}
-            </Row>
-            <Typography.Paragraph type="secondary" style={{ textAlign: 'center', marginTop: 24, marginBottom: 0 }}>
-              {TEXTS.priceNote}
-            </Typography.Paragraph>
+            </div>
+            <p className="slg-home-note">
+              {TEXTS.priceNote} <a href={BILLING_ANCHOR}>{TEXTS.billingLink}</a>
+            </p>
           </>
         )}
       </QueryContent>

@@ -1,16 +1,15 @@
-import { Card, Col, Flex, Row, Tag, Typography, theme } from 'antd';
 import { ContainerOutlined } from '@ant-design/icons';
 import { usePublicImages } from '../../../../api/meta';
 import type { PublicImage } from '../../../../api/meta';
 import { HOME_TEXTS } from '../texts';
-import { CARD_COLS_3, CARD_GUTTER } from './layout';
+import { gridClass } from './layout';
 import QueryContent from './QueryContent';
 import Section from './Section';
+import Tag from './Tag';
 
 const TEXTS = HOME_TEXTS.images;
 
 function ImageCard({ image }: { image: PublicImage }) {
-  const { token } = theme.useToken();
   const versions = [
     { key: 'python', label: TEXTS.python, value: image.python },
     { key: 'cuda', label: TEXTS.cuda, value: image.cuda },
@@ -18,22 +17,22 @@ function ImageCard({ image }: { image: PublicImage }) {
   ].filter((version) => version.value);
 
   return (
-    <Card style={{ height: '100%' }} aria-label={image.name}>
-      <Typography.Title level={5} style={{ marginTop: 0, marginBottom: 12 }} ellipsis={{ tooltip: image.name }}>
-        <ContainerOutlined style={{ color: token.colorPrimary, marginInlineEnd: 8 }} />
+    <article className="slg-home-card" aria-labelledby={`image-${image.id}-name`}>
+      <h3 id={`image-${image.id}-name`} className="slg-home-card-title" style={{ marginBottom: 12 }}>
+        <ContainerOutlined aria-hidden />
         {image.name}
-      </Typography.Title>
-      <Flex wrap gap={8}>
-        <Tag color="geekblue" style={{ marginInlineEnd: 0 }}>
-          {`${image.framework} ${image.frameworkVersion}`.trim()}
-        </Tag>
+      </h3>
+      <ul className="slg-home-tags">
+        <li>
+          <Tag tone="info">{`${image.framework} ${image.frameworkVersion}`.trim()}</Tag>
+        </li>
         {versions.map((version) => (
-          <Tag key={version.key} style={{ marginInlineEnd: 0 }}>
-            {`${version.label} ${version.value}`}
-          </Tag>
+          <li key={version.key}>
+            <Tag>{`${version.label} ${version.value}`}</Tag>
+          </li>
         ))}
-      </Flex>
-    </Card>
+      </ul>
+    </article>
   );
 }
 
@@ -42,21 +41,13 @@ export default function ImageSection() {
 
   return (
     <Section id="home-images" title={TEXTS.title} subtitle={TEXTS.subtitle} alt>
-      <QueryContent
-        query={images}
-        errorTitle={TEXTS.error}
-        emptyText={TEXTS.empty}
-        skeletonCols={CARD_COLS_3}
-        skeletonCount={3}
-      >
+      <QueryContent query={images} errorTitle={TEXTS.error} emptyText={TEXTS.empty} grid="3" skeletonCount={3}>
         {(items) => (
-          <Row gutter={CARD_GUTTER} justify="center">
+          <div className={gridClass('3')}>
             {items.map((image) => (
-              <Col key={image.id} {...CARD_COLS_3}>
-                <ImageCard image={image} />
-              </Col>
+              <ImageCard key={image.id} image={image} />
             ))}
-          </Row>
+          </div>
         )}
       </QueryContent>
     </Section>

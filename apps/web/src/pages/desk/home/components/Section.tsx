@@ -1,6 +1,4 @@
 import type { ReactNode } from 'react';
-import { Grid, Typography, theme } from 'antd';
-import { contentColumnStyle } from './layout';
 
 export interface SectionProps {
   id: string;
@@ -13,29 +11,14 @@ export interface SectionProps {
 
 /** A full-width band of the landing page with a centred heading and content column. */
 export default function Section({ id, title, subtitle, alt = false, children }: SectionProps) {
-  const { token } = theme.useToken();
-  const screens = Grid.useBreakpoint();
-  const wide = Boolean(screens.md);
-
   return (
-    <section
-      id={id}
-      aria-labelledby={`${id}-title`}
-      style={{
-        background: alt ? token.colorBgContainer : 'transparent',
-        paddingBlock: wide ? 72 : 40,
-      }}
-    >
-      <div style={contentColumnStyle(wide)}>
-        <div style={{ textAlign: 'center', marginBottom: wide ? 40 : 24 }}>
-          <Typography.Title id={`${id}-title`} level={2} style={{ marginTop: 0, marginBottom: 8 }}>
+    <section id={id} aria-labelledby={`${id}-title`} className={alt ? 'slg-home-section slg-home-section--alt' : 'slg-home-section'}>
+      <div className="slg-home-column">
+        <div className="slg-home-section-head">
+          <h2 id={`${id}-title`} className="slg-home-section-title">
             {title}
-          </Typography.Title>
-          {subtitle ? (
-            <Typography.Paragraph type="secondary" style={{ marginBottom: 0, fontSize: token.fontSizeLG }}>
-              {subtitle}
-            </Typography.Paragraph>
-          ) : null}
+          </h2>
+          {subtitle ? <p className="slg-home-section-subtitle">{subtitle}</p> : null}
         </div>
         {children}
       </div>

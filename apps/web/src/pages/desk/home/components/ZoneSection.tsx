@@ -1,32 +1,28 @@
-import { Card, Col, Flex, Row, Tag, Typography, theme } from 'antd';
 import { EnvironmentOutlined } from '@ant-design/icons';
 import { useZones } from '../../../../api/meta';
 import type { Zone } from '../../../../api/meta';
 import { HOME_TEXTS } from '../texts';
-import { CARD_COLS_4, CARD_GUTTER } from './layout';
+import { gridClass } from './layout';
 import QueryContent from './QueryContent';
 import Section from './Section';
+import Tag from './Tag';
 
 const TEXTS = HOME_TEXTS.zones;
 
 function ZoneCard({ zone }: { zone: Zone }) {
-  const { token } = theme.useToken();
-
   return (
-    <Card style={{ height: '100%' }} aria-label={zone.name}>
-      <Flex justify="space-between" align="center" gap={8}>
-        <Typography.Title level={5} style={{ margin: 0 }}>
-          <EnvironmentOutlined style={{ color: token.colorPrimary, marginInlineEnd: 8 }} />
+    <article className="slg-home-card" aria-labelledby={`zone-${zone.id}-name`}>
+      <div className="slg-home-card-head">
+        <h3 id={`zone-${zone.id}-name`} className="slg-home-card-title">
+          <EnvironmentOutlined aria-hidden />
           {zone.name}
-        </Typography.Title>
-        <Tag color="blue" style={{ marginInlineEnd: 0 }}>
-          {zone.region}
-        </Tag>
-      </Flex>
-      <Typography.Paragraph type="secondary" style={{ marginTop: 12, marginBottom: 0 }} ellipsis={{ rows: 3 }}>
+        </h3>
+        <Tag tone="info">{zone.region}</Tag>
+      </div>
+      <p className="slg-home-muted" style={{ marginTop: 12 }}>
         {zone.description || TEXTS.noDescription}
-      </Typography.Paragraph>
-    </Card>
+      </p>
+    </article>
   );
 }
 
@@ -35,15 +31,13 @@ export default function ZoneSection() {
 
   return (
     <Section id="home-zones" title={TEXTS.title} subtitle={TEXTS.subtitle}>
-      <QueryContent query={zones} errorTitle={TEXTS.error} emptyText={TEXTS.empty} skeletonCols={CARD_COLS_4}>
+      <QueryContent query={zones} errorTitle={TEXTS.error} emptyText={TEXTS.empty}>
         {(items) => (
-          <Row gutter={CARD_GUTTER} justify="center">
+          <div className={gridClass()}>
             {items.map((zone) => (
-              <Col key={zone.id} {...CARD_COLS_4}>
-                <ZoneCard zone={zone} />
-              </Col>
+              <ZoneCard key={zone.id} zone={zone} />
             ))}
-          </Row>
+          </div>
         )}
       </QueryContent>
     </Section>

@@ -1,17 +1,6 @@
-import type { CSSProperties } from 'react';
+/** Grid variants of the landing page's card lists (home.css): auto-fitted columns of a minimum width. */
+export type CardGrid = 'default' | '2' | '3';
 
-/** Width of the centred content column of the landing page. */
-export const CONTENT_MAX_WIDTH = 1200;
-
-export function contentColumnStyle(wide: boolean): CSSProperties {
-  return {
-    maxWidth: CONTENT_MAX_WIDTH,
-    margin: '0 auto',
-    paddingInline: wide ? 24 : 16,
-  };
+export function gridClass(grid: CardGrid = 'default'): string {
+  return grid === 'default' ? 'slg-home-grid' : `slg-home-grid slg-home-grid--${grid}`;
 }
-
-/** Responsive column spans for card grids. */
-export const CARD_COLS_4 = { xs: 24, sm: 12, lg: 8, xl: 6 } as const;
-export const CARD_COLS_3 = { xs: 24, sm: 12, lg: 8 } as const;
-export const CARD_GUTTER: [number, number] = [16, 16];

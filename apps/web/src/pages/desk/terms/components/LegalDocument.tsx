@@ -25,7 +25,11 @@ function Block({ block }: { block: LegalBlock }) {
 }
 
 function LegalBody({ document, compact }: { document: LegalDocumentText; compact: boolean }) {
-  const headingLevel = compact ? 5 : 4;
+  const { token } = theme.useToken();
+  // Section headings are h2 under the page's h1 (or the registration page's, behind the dialog), drawn at
+  // the sizes of h4 / h5.
+  const headingLevel = 2;
+  const headingSize = compact ? token.fontSizeHeading5 : token.fontSizeHeading4;
 
   return (
     <Typography>
@@ -34,7 +38,9 @@ function LegalBody({ document, compact }: { document: LegalDocumentText; compact
       ))}
       {document.sections.map((section) => (
         <section key={section.title}>
-          <Typography.Title level={headingLevel}>{section.title}</Typography.Title>
+          <Typography.Title level={headingLevel} style={{ fontSize: headingSize }}>
+            {section.title}
+          </Typography.Title>
           {section.blocks.map((block, index) => (
             <Block key={`${section.title}-${index}`} block={block} />
           ))}
