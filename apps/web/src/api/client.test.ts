@@ -3,6 +3,7 @@ import {
   ApiError,
   buildQuery,
   buildUrl,
+  claimError,
   createApiClient,
   parseContentDisposition,
   type ClientDeps,
@@ -26,6 +27,8 @@ interface Harness {
   onUnauthorized: ReturnType<typeof vi.fn<() => void>>;
   tokens: { token: string | null; refreshToken: string | null };
   clock: { now: number };
+  /** Runs the deferred toasts (the default client runs them at the next task). */
+  flush: () => void;
 }
 
 function setup(responses: Array<Response | ((url: string, init?: RequestInit) => Response | Promise<Response>)>, tokens: Harness['tokens'] = { token: null, refreshToken: null }): Harness {
@@ -38,9 +41,13 @@ function setup(responses: Array<Response | ((url: string, init?: RequestInit) =>
   const notify = vi.fn<(text: string) => void>();
   const onUnauthorized = vi.fn<() => void>();
   const clock = { now: 1_000_000 };
+  const deferred: Array<() => void> = [];
   const deps: Partial<ClientDeps> = {
     fetch: fetchMock,
     notify,
+    defer: (run) => {
+      deferred.push(run);
+    },
     onUnauthorized,
     now: () => clock.now,
     session: {
@@ -52,7 +59,10 @@ function setup(responses: Array<Response | ((url: string, init?: RequestInit) =>
       },
     },
   };
-  return { client: createApiClient(deps), fetch: fetchMock, notify, onUnauthorized, tokens, clock };
+  const flush = () => {
+    for (const run of deferred.splice(0)) run();
+  };
+  return { client: createApiClient(deps), fetch: fetchMock, notify, onUnauthorized, tokens, clock, flush };
 }
 
 function headerOf(init: RequestInit | undefined, name: string): string | null {
@@ -78,6 +88,7 @@ describe('success', () => {
     expect(init?.method).toBe('POST');
     expect(init?.body).toBe('{"a":1}');
     expect(headerOf(init, 'Content-Type')).toBe('application/json');
+    h.flush();
     expect(h.notify).not.toHaveBeenCalled();
   });
 
@@ -134,6 +145,7 @@ describe('error catalogue (spec §8)', () => {
     expect(error.message).toBe('名称已存在，请重新输入');
     expect(error.code).toBe(40026);
     expect(error.status).toBe(409);
+    h.flush();
     expect(h.notify).toHaveBeenCalledWith('名称已存在，请重新输入');
   });
 
@@ -146,12 +158,14 @@ describe('error catalogue (spec §8)', () => {
     const h = setup([fail(404, 40400, '实例不存在')]);
     const error = await rejection(h.client.request({ url: '/x' }));
     expect(error.message).toBe('服务器资源不存在');
+    h.flush();
     expect(h.notify).toHaveBeenCalledWith('服务器资源不存在');
   });
 
   it('HTTP 500 → the server message', async () => {
     const h = setup([fail(500, 50000, '数据库连接失败')]);
     expect((await rejection(h.client.request({ url: '/x' }))).message).toBe('数据库连接失败');
+    h.flush();
     expect(h.notify).toHaveBeenCalledWith('数据库连接失败');
   });
 
@@ -164,6 +178,7 @@ describe('error catalogue (spec §8)', () => {
   it('HTTP 403 → 没有权限访问该资源', async () => {
     const h = setup([fail(403, 40300, '子账号无此权限')]);
     expect((await rejection(h.client.request({ url: '/x' }))).message).toBe('没有权限访问该资源');
+    h.flush();
     expect(h.notify).toHaveBeenCalledWith('没有权限访问该资源');
   });
 
@@ -171,6 +186,7 @@ describe('error catalogue (spec §8)', () => {
     const h = setup([fail(400, 40020, '手机号或密码错误')]);
     const error = await rejection(h.client.request({ url: '/auth/login', method: 'POST', data: {} }));
     expect(error).toMatchObject({ status: 400, code: 40020, message: '手机号或密码错误' });
+    h.flush();
     expect(h.notify).toHaveBeenCalledWith('手机号或密码错误');
   });
 
@@ -184,6 +200,7 @@ describe('error catalogue (spec §8)', () => {
     expect((await rejection(h.client.request({ url: '/x' }))).message).toBe('未知错误！');
     const bare = await rejection(h.client.request({ url: '/x' }));
     expect(bare).toMatchObject({ status: 502, code: 502, message: '未知错误！' });
+    h.flush();
     expect(h.notify).toHaveBeenLastCalledWith('未知错误！');
   });
 
@@ -195,12 +212,14 @@ describe('error catalogue (spec §8)', () => {
     ]);
     const error = await rejection(h.client.request({ url: '/x' }));
     expect(error.status).toBe(0);
+    h.flush();
     expect(h.notify).toHaveBeenCalledWith(error.message);
   });
 
   it('does not toast when silent, but still rejects', async () => {
     const h = setup([fail(400, 40000, '请求参数不正确')]);
     await rejection(h.client.request({ url: '/x', silent: true }));
+    h.flush();
     expect(h.notify).not.toHaveBeenCalled();
   });
 });
@@ -215,6 +234,7 @@ describe('exceptions to the error rule', () => {
     const h = setup([fail(400, 40500, '主机GPU不足')]);
     const envelope = await h.client.request<{ rspcode: number; rspmsg: string }>({ url, method: 'POST' });
     expect(envelope).toMatchObject({ rspcode: 40500, rspmsg: '主机GPU不足' });
+    h.flush();
     expect(h.notify).not.toHaveBeenCalled();
   });
 
@@ -243,11 +263,70 @@ describe('exceptions to the error rule', () => {
   });
 });
 
+describe('each error is shown once', () => {
+  it('toasts a failure only at the end of the task, so that the caller can claim it first', async () => {
+    const h = setup([fail(400, 40020, '手机号或密码错误'), fail(400, 40020, '手机号或密码错误')]);
+    const claimed = await rejection(h.client.request({ url: '/auth/login', method: 'POST' }));
+    expect(h.notify).not.toHaveBeenCalled();
+    expect(claimError(claimed)).toBe(true);
+    h.flush();
+    expect(h.notify).not.toHaveBeenCalled();
+
+    await rejection(h.client.request({ url: '/auth/login', method: 'POST' }));
+    h.flush();
+    expect(h.notify).toHaveBeenCalledTimes(1);
+    expect(h.notify).toHaveBeenCalledWith('手机号或密码错误');
+  });
+
+  it('by default the toast waits for the next task: a claim in the promise chain of the call still counts', async () => {
+    const notify = vi.fn<(text: string) => void>();
+    const client = createApiClient({ fetch: async () => fail(400, 40010, '验证码错误'), notify });
+    const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+    // A form handler two awaits away from the call, as in useSubmit → mutateAsync.
+    const handler = async () => {
+      try {
+        await (async () => client.request({ url: '/auth/register', method: 'POST' }))();
+      } catch (error) {
+        claimError(error);
+      }
+    };
+    await handler();
+    await nextTask();
+    expect(notify).not.toHaveBeenCalled();
+
+    await client.request({ url: '/auth/register', method: 'POST' }).catch(() => undefined);
+    expect(notify).not.toHaveBeenCalled();
+    await nextTask();
+    expect(notify).toHaveBeenCalledTimes(1);
+  });
+
+  it('claimError ignores what is not an ApiError', () => {
+    expect(claimError(new Error('x'))).toBe(false);
+    expect(claimError(undefined)).toBe(false);
+  });
+
+  it('toasts 登录状态已过期 at once, before the redirect of the 401 policy', async () => {
+    const order: string[] = [];
+    const client = createApiClient({
+      fetch: async () => fail(401, 40100, ''),
+      notify: (text) => order.push(`toast ${text}`),
+      onUnauthorized: () => order.push('redirect'),
+      defer: () => {
+        throw new Error('the 401 toast is not deferred');
+      },
+    });
+    await client.request({ url: '/x' }).catch(() => undefined);
+    expect(order).toEqual(['toast 登录状态已过期，需要重新登录', 'redirect']);
+  });
+});
+
 describe('401 policy', () => {
   it('toasts 登录状态已过期，需要重新登录 and calls the injected handler', async () => {
     const h = setup([fail(401, 40100, '未登录')]);
     const error = await rejection(h.client.request({ url: '/user/userinfo' }));
     expect(error).toMatchObject({ status: 401, code: 40100, message: '登录状态已过期，需要重新登录' });
+    h.flush();
     expect(h.notify).toHaveBeenCalledWith('登录状态已过期，需要重新登录');
     expect(h.onUnauthorized).toHaveBeenCalledTimes(1);
   });
@@ -259,9 +338,11 @@ describe('401 policy', () => {
     await rejection(h.client.request({ url: '/b' }));
     h.clock.now += 1999;
     await rejection(h.client.request({ url: '/c' }));
+    h.flush();
     expect(h.notify).toHaveBeenCalledTimes(1);
     h.clock.now += 1;
     await rejection(h.client.request({ url: '/d' }));
+    h.flush();
     expect(h.notify).toHaveBeenCalledTimes(2);
     expect(h.onUnauthorized).toHaveBeenCalledTimes(4);
   });
@@ -279,6 +360,7 @@ describe('transparent refresh', () => {
     expect(JSON.parse(String(refreshInit?.body))).toEqual({ refreshToken: 'r-1' });
     expect(headerOf(h.fetch.mock.calls[2]?.[1], 'Authorization')).toBe('Bearer jwt-2');
     expect(h.tokens).toEqual({ token: 'jwt-2', refreshToken: 'r-2' });
+    h.flush();
     expect(h.notify).not.toHaveBeenCalled();
     expect(h.onUnauthorized).not.toHaveBeenCalled();
   });
@@ -332,6 +414,7 @@ describe('transparent refresh', () => {
     expect(error.status).toBe(401);
     expect(h.fetch).toHaveBeenCalledTimes(2);
     expect(h.onUnauthorized).toHaveBeenCalledTimes(1);
+    h.flush();
     expect(h.notify).toHaveBeenCalledWith('登录状态已过期，需要重新登录');
     expect(h.tokens).toEqual({ token: 'jwt-1', refreshToken: 'r-1' });
   });

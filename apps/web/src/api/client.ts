@@ -23,7 +23,10 @@ export interface RequestOptions {
   data?: unknown;
   /** Resolve with the whole envelope and leave business error codes to the caller. */
   raw?: boolean;
-  /** Do not toast on failure (the promise still rejects). */
+  /**
+   * Do not toast on failure (the promise still rejects). Without it the toast of a failure waits one
+   * task, so that a caller which shows the error in place (a form field) can claim it first.
+   */
   silent?: boolean;
   /** Extra request headers, e.g. `Idempotency-Key`; they never replace `Authorization`. */
   headers?: Record<string, string>;
@@ -56,16 +59,40 @@ export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly status: number;
   readonly code: number;
+  /** Seconds the server asked to wait before trying again (its Retry-After), when it said so. */
+  readonly retryAfterSeconds: number | undefined;
+  #claimed = false;
 
-  constructor(status: number, code: number, message: string) {
+  constructor(status: number, code: number, message: string, retryAfterSeconds?: number) {
     super(message);
     this.status = status;
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+
+  /** Whether the caller shows this error itself (on a field, in the page), so it gets no toast. */
+  get claimed(): boolean {
+    return this.#claimed;
+  }
+
+  /** Marks the error as shown by the caller; a toast not shown yet is then left out. */
+  claim(): void {
+    this.#claimed = true;
   }
 }
 
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
+}
+
+/**
+ * Claims an error for display by the caller (a field, an inline alert): the client's toast for it,
+ * still waiting for the end of the current task, is left out. Returns whether it was an ApiError.
+ */
+export function claimError(error: unknown): boolean {
+  if (!isApiError(error)) return false;
+  error.claim();
+  return true;
 }
 
 export interface SessionAdapter {
@@ -79,6 +106,11 @@ export interface ClientDeps {
   session: SessionAdapter;
   /** Shows an error toast. */
   notify: (text: string) => void;
+  /**
+   * Runs the toast of a failed call after the caller had its chance to claim the error: by default at
+   * the next task, when every promise reaction of the failure (form handlers, mutation callbacks) ran.
+   */
+  defer: (run: () => void) => void;
   /** The 401 policy outside the transport: clear the session, go to /login?redirect=… */
   onUnauthorized: () => void;
   now: () => number;
@@ -181,6 +213,13 @@ export function describeError(status: number, envelope: ResponseEnvelope | null)
   }
 }
 
+/** Retry-After in seconds (the server sends whole seconds); undefined when absent or not a number. */
+export function retryAfterOf(headers: Headers): number | undefined {
+  const value = headers.get('retry-after');
+  if (value === null || !/^\d+$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
+
 /** `filename*=UTF-8''…` wins over `filename="…"`. */
 export function parseContentDisposition(header: string): string | null {
   const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
@@ -229,6 +268,9 @@ export function createApiClient(initial: Partial<ClientDeps> = {}): ApiClient {
     fetch: (input, init) => globalThis.fetch(input, init),
     session: noopSession,
     notify: (text) => toast.error(text),
+    defer: (run) => {
+      setTimeout(run, 0);
+    },
     onUnauthorized: () => undefined,
     now: () => Date.now(),
     baseUrl: API_BASE,
@@ -237,10 +279,17 @@ export function createApiClient(initial: Partial<ClientDeps> = {}): ApiClient {
   let lastUnauthorizedToastAt = Number.NEGATIVE_INFINITY;
   let refreshing: Promise<boolean> | null = null;
 
-  function fail(opts: RequestOptions, status: number, envelope: ResponseEnvelope | null, text?: string): ApiError {
+  /** The error of a failed call; its toast waits (see `defer`) and is left out once claimed. */
+  function fail(opts: RequestOptions, status: number, envelope: ResponseEnvelope | null, text?: string, retryAfterSeconds?: number): ApiError {
     const message = text ?? describeError(status, envelope);
-    if (!opts.silent) deps.notify(message);
-    return new ApiError(status, businessCode(envelope, status), message);
+    const error = new ApiError(status, businessCode(envelope, status), message, retryAfterSeconds);
+    if (!opts.silent) {
+      const { notify, defer } = deps;
+      defer(() => {
+        if (!error.claimed) notify(message);
+      });
+    }
+    return error;
   }
 
   function unauthorized(opts: RequestOptions, envelope: ResponseEnvelope | null): ApiError {
@@ -339,7 +388,7 @@ export function createApiClient(initial: Partial<ClientDeps> = {}): ApiClient {
       if (!envelope) return payload as T;
       if (!isEnvelopeError(envelope)) return envelope.result as T;
     }
-    throw fail(opts, response.status, envelope);
+    throw fail(opts, response.status, envelope, undefined, retryAfterOf(response.headers));
   }
 
   return {

@@ -34,16 +34,26 @@ export interface InvoiceableRechargeDto {
 export interface InvoiceableMonthDto {
   /** `yyyy-mm`. */
   month: string;
+  /** What the wallets paid for orders in the month (refunds deducted). */
   consumption: number;
+  /** The part of `consumption` paid by gift balance: not invoiceable. */
+  giftPaid: number;
+  /** What vouchers took off the month's orders (never through the wallet): not invoiceable. */
+  voucherPaid: number;
+  /** Held by applications under review and issued invoices. */
   invoiced: number;
+  /** What can be requested now: cash paid, minus what applications hold, within `available`. */
   invoiceable: number;
 }
 
 export interface InvoiceableDto {
   recharges: InvoiceableRechargeDto[];
   months: InvoiceableMonthDto[];
+  /** Cash recharged, in total. */
   cashTotal: number;
+  /** Held by applications under review (审核中) and issued invoices (已开票) together. */
   invoicedTotal: number;
+  /** What can still be requested: cashTotal − invoicedTotal. */
   available: number;
 }
 
@@ -103,6 +113,10 @@ export function fetchInvoices(query: InvoiceListQuery): Promise<Page<InvoiceDto>
   return request<Page<InvoiceDto>>({ url: '/invoice', params: { ...query } });
 }
 
+export function fetchInvoice(id: InvoiceDto['id']): Promise<InvoiceDto> {
+  return request<InvoiceDto>({ url: `/invoice/${encodeURIComponent(String(id))}` });
+}
+
 export function cancelInvoice(id: InvoiceDto['id']): Promise<InvoiceDto> {
   return request<InvoiceDto>({ method: 'POST', url: `/invoice/${encodeURIComponent(String(id))}/cancel` });
 }
@@ -134,6 +148,25 @@ export function useInvoiceProfileQuery() {
 
 export function useInvoiceableQuery() {
   return useQuery({ queryKey: billingKeys.invoiceable, queryFn: fetchInvoiceable });
+}
+
+/** The query key of one invoice; under `billingKeys.invoices`, so invoice invalidations reach it. */
+export function invoiceKey(id: InvoiceDto['id'] | null) {
+  return [...billingKeys.invoices, 'one', id === null ? null : String(id)] as const;
+}
+
+/**
+ * One invoice (GET /invoice/:id), starting from the list's copy of it (`listUpdatedAt`: when the list
+ * was loaded), so the detail opens at once and follows a cancel or an issue on the next load.
+ */
+export function useInvoiceQuery(invoice: InvoiceDto | null, listUpdatedAt?: number) {
+  return useQuery({
+    queryKey: invoiceKey(invoice?.id ?? null),
+    queryFn: () => fetchInvoice(invoice?.id ?? 0),
+    enabled: invoice !== null,
+    initialData: invoice ?? undefined,
+    initialDataUpdatedAt: listUpdatedAt,
+  });
 }
 
 export function useInvoicesQuery(query: InvoiceListQuery) {

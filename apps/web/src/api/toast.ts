@@ -6,27 +6,94 @@ import { TOAST_DURATION_MS, TOAST_OFFSET_PX } from '@slg/shared';
 export const TOAST_CONFIG = { duration: TOAST_DURATION_MS / 1000, top: TOAST_OFFSET_PX } as const;
 
 type MessageInstance = ReturnType<typeof App.useApp>['message'];
+/** What the toasts need of antd's message API (the static one or the one of `App.useApp()`). */
+export type ToastApi = Pick<MessageInstance, 'open' | 'destroy'>;
+export type ToastKind = 'error' | 'success' | 'info' | 'warning';
 
 staticMessage.config(TOAST_CONFIG);
 
-let instance: Pick<MessageInstance, 'error' | 'success' | 'info' | 'warning'> = staticMessage;
+let instance: ToastApi = staticMessage;
 
 /**
  * The console registers the context-aware instance of `App.useApp()` here so toasts follow the theme;
  * until then the static `message` API is used.
  */
-export function setToastInstance(next: Pick<MessageInstance, 'error' | 'success' | 'info' | 'warning'>): void {
+export function setToastInstance(next: ToastApi): void {
   instance = next;
+}
+
+/** Keys of the toasts on screen. Identical toasts share a key, so antd shows one and restarts its timer. */
+const openKeys = new Set<string>();
+/** Keys shown during the current task; they travel with a navigation started in the same task. */
+const freshKeys = new Set<string>();
+let freshClearScheduled = false;
+
+function keyOf(kind: ToastKind, text: string): string {
+  return `slg-toast:${kind}:${text}`;
+}
+
+function markFresh(key: string): void {
+  freshKeys.add(key);
+  if (freshClearScheduled) return;
+  freshClearScheduled = true;
+  setTimeout(() => {
+    freshKeys.clear();
+    freshClearScheduled = false;
+  }, 0);
+}
+
+function show(kind: ToastKind, text: string): void {
+  const key = keyOf(kind, text);
+  openKeys.add(key);
+  markFresh(key);
+  void instance.open({
+    key,
+    type: kind,
+    content: text,
+    duration: TOAST_CONFIG.duration,
+    onClose: () => {
+      openKeys.delete(key);
+    },
+  });
+}
+
+function close(key: string): void {
+  openKeys.delete(key);
+  freshKeys.delete(key);
+  instance.destroy(key);
 }
 
 export const toast = {
   error(text: string): void {
-    void instance.error(text);
+    show('error', text);
   },
   success(text: string): void {
-    void instance.success(text);
+    show('success', text);
   },
   info(text: string): void {
-    void instance.info(text);
+    show('info', text);
+  },
+  warning(text: string): void {
+    show('warning', text);
+  },
+  /** Closes the toast of this kind and text, e.g. when the page now shows that error in place. */
+  dismiss(kind: ToastKind, text: string): void {
+    const key = keyOf(kind, text);
+    if (openKeys.has(key)) close(key);
   },
 };
+
+/**
+ * Leaving a page: closes its toasts. Toasts shown in the current task stay, since they belong to the
+ * navigation that starts now (登录成功 before going on, 登录状态已过期 before the redirect to /login).
+ */
+export function dismissStaleToasts(): void {
+  for (const key of [...openKeys]) {
+    if (!freshKeys.has(key)) close(key);
+  }
+}
+
+/** The keys of the toasts on screen (for tests). */
+export function openToastKeys(): string[] {
+  return [...openKeys];
+}

@@ -1,4 +1,7 @@
 import { Alert, Button, Result } from 'antd';
+import { useEffect } from 'react';
+import { claimError } from '../api/client';
+import { toast } from '../api/toast';
 import { COMPONENT_TEXTS } from './texts';
 
 interface QueryErrorProps {
@@ -14,8 +17,22 @@ function messageOf(error: unknown): string | undefined {
   return error instanceof Error && error.message ? error.message : undefined;
 }
 
-/** The error state of a query with a 重试 button. */
+/**
+ * For a component that shows an error itself (its message, in the page): the error is claimed, so the
+ * client leaves out its toast, and a toast of it already on screen closes. Each error is shown once.
+ */
+export function useErrorShownInPlace(error: unknown): void {
+  useEffect(() => {
+    if (claimError(error) && error instanceof Error) toast.dismiss('error', error.message);
+  }, [error]);
+}
+
+/**
+ * The error state of a query with a 重试 button. It shows the error in place, so the error is claimed
+ * and its toast (if the client already showed it) is closed: each error is shown once.
+ */
 export function QueryError({ title = COMPONENT_TEXTS.loadFailed, error, onRetry, variant = 'inline' }: QueryErrorProps) {
+  useErrorShownInPlace(error);
   const retry = (
     <Button type={variant === 'page' ? 'primary' : 'default'} size={variant === 'page' ? 'middle' : 'small'} onClick={onRetry}>
       {COMPONENT_TEXTS.retry}

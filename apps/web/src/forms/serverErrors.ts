@@ -1,11 +1,13 @@
 import type { FormInstance } from 'antd';
-import { isApiError } from '../api/client';
+import { claimError, isApiError } from '../api/client';
 
 /** Maps business error codes to the form field that caused them. */
 export type ServerErrorFields<Field extends string> = Partial<Record<number, Field>>;
 
 /**
- * Puts a server error on its field (the toast was already shown by the client).
+ * Each error is shown once: a server error of a mapped code goes on its field and is claimed, so the
+ * client leaves out its toast; any other error keeps its one toast. Call it in the promise chain of
+ * the failed call (a `catch`, a mutation's `onError`), before the client's toast is due.
  * Returns whether the error was placed on a field.
  */
 export function applyServerError<Field extends string>(
@@ -17,5 +19,6 @@ export function applyServerError<Field extends string>(
   const name = fields[error.code];
   if (!name) return false;
   form.setFields([{ name, errors: [error.message] }]);
+  claimError(error);
   return true;
 }

@@ -3,9 +3,11 @@ import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { ColorModeSwitch } from '../components/ColorModeSwitch';
 import { PageLoading } from '../components/PageLoading';
+import { useDismissToastsOnLeave } from './useDismissToastsOnLeave';
 
 /** Bare centered layout: account pages and error screens. */
 export function DefaultLayout() {
+  useDismissToastsOnLeave();
   return (
     <Layout className="slg-default">
       <div className="slg-default-toolbar">

@@ -9,6 +9,7 @@ import { headerMenu } from '../router/menus';
 import { CONSOLE_HOME_PATH, findRoute } from '../router/routes';
 import { useUserStore } from '../stores/user';
 import { LAYOUT_TEXTS } from './texts';
+import { useDismissToastsOnLeave } from './useDismissToastsOnLeave';
 
 const T = LAYOUT_TEXTS.desk;
 
@@ -25,6 +26,7 @@ export function DeskLayout() {
   const loggedIn = useUserStore((state) => Boolean(state.token));
   const navigate = useNavigate();
   const nav = headerMenu();
+  useDismissToastsOnLeave();
 
   return (
     <Layout className="slg-desk">

@@ -16,6 +16,8 @@ export const LAYOUT_TEXTS = {
     console: '控制台',
     collapse: '收起菜单',
     expand: '展开菜单',
+    openMenu: '打开菜单',
+    closeMenu: '关闭菜单',
     balance: '账户余额',
     balanceLabel: '余额',
     balanceFailed: '余额加载失败，点击重试',

@@ -8,15 +8,19 @@ import ExchangePage from '../exchange/index';
 import BillsPage from './f-details/index';
 import InvoicePage from './invoice/index';
 import InvoiceInfoPage from './invoice-info/index';
+import MakeBillInvoicePage from './make-bill-invoice/index';
 import MakePriceInvoicePage from './make-price-invoice/index';
 import OrderDetailPage from './order-detail/index';
-import { callsTo, failure, mockApi, ok, page, renderPage } from './testing';
+import { buttonByText, buttonsByText, callsTo, failure, mockApi, ok, page, renderPage } from './testing';
 
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
 });
 
+/** The order and then its vouchers load one after the other: on a busy machine that takes over a second. */
+const SLOW = { timeout: 5000 };
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const bodyOf = (call: Parameters<typeof fetch> | undefined) => JSON.parse(String(call?.[1]?.body)) as unknown;
 
@@ -52,7 +56,7 @@ const voucher = (id: number, amount: number, name: string) => ({
   usedOrderNo: null,
 });
 
-describe('订单详情 of an UNPAID order', () => {
+describe('订单详情 of an UNPAID order', { timeout: 30_000 }, () => {
   function setup() {
     let current: Record<string, unknown> = ORDER;
     return mockApi({
@@ -75,14 +79,14 @@ describe('订单详情 of an UNPAID order', () => {
     const api = setup();
     const { queryClient } = renderPage(<OrderDetailPage />, '/x?orderNo=O2025');
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
-    expect(await screen.findByText('满减券：抵扣 ¥30.00（无门槛）')).toBeTruthy();
+    expect(await screen.findByText('满减券：抵扣 ¥30.00（无门槛）', undefined, SLOW)).toBeTruthy();
     expect(screen.getByText('¥69.00')).toBeTruthy();
 
-    fireEvent.click(screen.getByRole('button', { name: '支付' }));
-    const confirm = await screen.findByRole('dialog');
-    expect(within(confirm).getByText('将从账户余额扣除 ¥69.00，确认支付该订单？')).toBeTruthy();
+    fireEvent.click(buttonByText('支付'));
+    const confirm = (await screen.findByText('将从账户余额扣除 ¥69.00，确认支付该订单？')).closest('[role="dialog"]') as HTMLElement;
+    expect(buttonByText('再想想', confirm)).toBeTruthy();
     await act(async () => {
-      fireEvent.click(within(confirm).getByRole('button', { name: '确认支付' }));
+      fireEvent.click(buttonByText('确认支付', confirm));
     });
     await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/order/O2025/pay')).toHaveLength(1));
     const call = callsTo(api.fetchMock, 'POST', '/order/O2025/pay')[0];
@@ -95,41 +99,52 @@ describe('订单详情 of an UNPAID order', () => {
   it('pays without a voucher when 不使用代金券 is chosen', async () => {
     const api = setup();
     renderPage(<OrderDetailPage />, '/x?orderNo=O2025');
-    await screen.findByText('满减券：抵扣 ¥30.00（无门槛）');
+    await screen.findByText('满减券：抵扣 ¥30.00（无门槛）', undefined, SLOW);
     fireEvent.mouseDown(screen.getByRole('combobox'));
     fireEvent.click(await screen.findByTitle('不使用代金券'));
     await waitFor(() => expect(screen.queryByText('¥69.00')).toBeNull());
-    fireEvent.click(screen.getByRole('button', { name: '支付' }));
+    fireEvent.click(buttonByText('支付'));
+    const confirm = (await screen.findByText('将从账户余额扣除 ¥99.00，确认支付该订单？')).closest('[role="dialog"]') as HTMLElement;
     await act(async () => {
-      fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认支付' }));
+      fireEvent.click(buttonByText('确认支付', confirm));
     });
     await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/order/O2025/pay')).toHaveLength(1));
     expect(bodyOf(callsTo(api.fetchMock, 'POST', '/order/O2025/pay')[0])).toEqual({ voucherId: null });
   });
 
-  it('offers 去充值 when the balance is short', async () => {
-    mockApi({
+  it('offers 去充值 when the balance is short, without a toast besides', async () => {
+    const api = mockApi({
       'GET /order/O2025': () => ok(ORDER),
       'GET /order/O2025/vouchers': () => ok([]),
       'POST /order/O2025/pay': () => failure(400, 40031, '账户余额不足，请先充值'),
     });
     renderPage(<OrderDetailPage />, '/x?orderNo=O2025');
-    expect(await screen.findByText('暂无可用代金券')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: '支付' }));
+    expect(await screen.findByText('暂无可用代金券', undefined, SLOW)).toBeTruthy();
+    fireEvent.click(buttonByText('支付'));
+    const confirm = (await screen.findByText('将从账户余额扣除 ¥99.00，确认支付该订单？')).closest('[role="dialog"]') as HTMLElement;
     await act(async () => {
-      fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: '确认支付' }));
+      fireEvent.click(buttonByText('确认支付', confirm));
     });
     expect(await screen.findByText('账户余额不足，请先充值后再支付。')).toBeTruthy();
-    expect(screen.getByRole('link', { name: '去充值' })).toBeTruthy();
+    expect(screen.getByText('去充值').closest('a')).toBeTruthy();
+    // The dialog closed so the hint is visible, and the error is shown once: in place.
+    // (jsdom never ends antd's leave animation, so the dialog is seen leaving rather than gone.)
+    await waitFor(() => expect(confirm.closest('.ant-modal')?.className).toMatch(/ant-zoom-leave/), SLOW);
+    await nextTask();
+    expect(api.notify).not.toHaveBeenCalled();
   });
 
-  it('cancels only after the confirmation', async () => {
+  it('cancels only after the confirmation, whose buttons name the action', async () => {
     const api = setup();
     renderPage(<OrderDetailPage />, '/x?orderNo=O2025');
-    fireEvent.click(await screen.findByRole('button', { name: '取消订单' }));
+    await screen.findByText('满减券：抵扣 ¥30.00（无门槛）', undefined, SLOW);
+    fireEvent.click(buttonByText('取消订单'));
     expect(callsTo(api.fetchMock, 'POST', '/order/O2025/cancel')).toHaveLength(0);
+    const dialog = (await screen.findByText('取消后订单不可恢复，需要时请重新下单。')).closest('[role="dialog"]') as HTMLElement;
+    expect(buttonByText('再想想', dialog)).toBeTruthy();
+    expect(buttonsByText('确定', dialog)).toHaveLength(0);
     await act(async () => {
-      fireEvent.click(await screen.findByRole('button', { name: '确定' }));
+      fireEvent.click(buttonByText('取消订单', dialog));
     });
     await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/order/O2025/cancel')).toHaveLength(1));
     expect(await screen.findByText('已取消')).toBeTruthy();
@@ -167,7 +182,7 @@ const INVOICEABLE = {
 };
 
 describe('发票管理', () => {
-  it('shows the invoiceable summary, the status tags and their actions; 取消 asks first', async () => {
+  it('shows the invoiceable summary, the status tags and their actions; 取消申请 asks first', async () => {
     const api = mockApi({
       'GET /invoice/invoiceable': () => ok(INVOICEABLE),
       'GET /invoice': () =>
@@ -184,17 +199,96 @@ describe('发票管理', () => {
     expect(screen.getByText('已开票')).toBeTruthy();
     expect(screen.getByText('已驳回')).toBeTruthy();
     expect(screen.getByLabelText('驳回原因')).toBeTruthy();
-    expect(screen.getAllByRole('button', { name: '下载' })).toHaveLength(1);
-    expect(screen.getByRole('button', { name: '按充值开票' })).toBeTruthy();
-    expect(screen.getByRole('button', { name: '按账单开票' })).toBeTruthy();
+    expect(buttonsByText('下载')).toHaveLength(1);
+    expect(buttonByText('按充值开票')).toBeTruthy();
+    expect(buttonByText('按账单开票')).toBeTruthy();
+    // Requested, not issued: the summary counts applications under review with the issued ones.
+    expect(screen.getByText('已申请开票（审核中＋已开票）')).toBeTruthy();
+    expect(screen.getByText('申请金额', { selector: 'th' })).toBeTruthy();
 
-    fireEvent.click(screen.getByRole('button', { name: '取消' }));
+    fireEvent.click(buttonByText('取消申请'));
     expect(callsTo(api.fetchMock, 'POST', '/invoice/11/cancel')).toHaveLength(0);
+    const dialog = (await screen.findByText('取消后 ¥200.00 退回可开票金额，之后可以重新申请。')).closest('[role="dialog"]') as HTMLElement;
+    expect(buttonByText('再想想', dialog)).toBeTruthy();
+    expect(buttonsByText('确定', dialog)).toHaveLength(0);
     await act(async () => {
-      fireEvent.click(await screen.findByRole('button', { name: '确定' }));
+      fireEvent.click(buttonByText('取消申请', dialog));
     });
     await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/invoice/11/cancel')).toHaveLength(1));
-  }, 20_000);
+  }, 60_000);
+
+  it('opens the detail of an invoice: title snapshot, items, amounts, number, PDF; a rejected one says why', async () => {
+    const issued = {
+      ...INVOICE,
+      id: 12,
+      status: 'SUCCESS',
+      statusCode: 2,
+      invoiceNo: '04400230011112345678',
+      hasPdf: true,
+      remark: '请尽快开具',
+      decidedAt: '2025-01-03T02:00:00Z',
+      items: [
+        { rechargeId: 'RC1', month: null, amount: 15000 },
+        { rechargeId: 'RC2', month: null, amount: 5000 },
+      ],
+    };
+    const rejected = { ...INVOICE, id: 13, status: 'REJECTED', statusCode: 3, rejectReason: '抬头与税号不符', decidedAt: '2025-01-02T00:00:00Z' };
+    mockApi({
+      'GET /invoice/invoiceable': () => ok(INVOICEABLE),
+      'GET /invoice': () => page([issued, rejected]),
+      'GET /invoice/12': () => ok(issued),
+      'GET /invoice/13': () => ok(rejected),
+    });
+    renderPage(<InvoicePage />);
+    await screen.findByText('04400230011112345678');
+    const rows = buttonsByText('查看详情');
+    fireEvent.click(rows[0] as HTMLElement);
+    const drawer = (await screen.findByText('发票详情')).closest('[role="dialog"]') as HTMLElement;
+    expect(within(drawer).getByText('算力港测试科技有限公司（企业）')).toBeTruthy();
+    expect(within(drawer).getByText('申请金额')).toBeTruthy();
+    expect(within(drawer).getByText('开票金额')).toBeTruthy();
+    expect(within(drawer).getAllByText('¥200.00')).toHaveLength(2);
+    expect(within(drawer).getByText('04400230011112345678')).toBeTruthy();
+    expect(within(drawer).getByText('发票号码')).toBeTruthy();
+    expect(within(drawer).getByText('请尽快开具')).toBeTruthy();
+    expect(within(drawer).getByText('开具时间')).toBeTruthy();
+    expect(within(drawer).getByText('RC2')).toBeTruthy();
+    expect(within(drawer).getByText('¥150.00')).toBeTruthy();
+    expect(buttonByText('下载发票 PDF', drawer)).toBeTruthy();
+    expect(buttonsByText('取消申请', drawer)).toHaveLength(0);
+
+    fireEvent.click(drawer.querySelector('button[aria-label="关闭"]') as HTMLElement);
+    fireEvent.click(rows[1] as HTMLElement);
+    const rejectedDrawer = (await within(drawer).findByText('抬头与税号不符')).closest('[role="dialog"]') as HTMLElement;
+    expect(within(rejectedDrawer).getByText('未开具（已驳回）')).toBeTruthy();
+    expect(buttonsByText('下载发票 PDF', rejectedDrawer)).toHaveLength(0);
+  }, 60_000);
+});
+
+describe('按账单开票', () => {
+  it('shows what gifts and vouchers paid as not invoiceable next to what can be requested', async () => {
+    mockApi({
+      'GET /invoice/invoiceable': () =>
+        ok({
+          ...INVOICEABLE,
+          months: [{ month: '2025-01', consumption: 10000, giftPaid: 2000, voucherPaid: 3000, invoiced: 1000, invoiceable: 7000 }],
+        }),
+      'GET /invoice/info': () =>
+        ok({ titleType: 'PERSONAL', title: '张三', taxNo: null, bankName: null, bankAccount: null, address: null, phone: null, email: 'a@b.cn' }),
+    });
+    renderPage(<MakeBillInvoicePage />);
+    const row = (await screen.findByRole('cell', { name: '2025-01' })).closest('tr') as HTMLElement;
+    const cells = within(row)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(cells).toEqual(['', '2025-01', '¥100.00', '¥20.00', '¥30.00', '¥10.00', '¥70.00']);
+    expect(screen.getAllByText('其中赠送金额支付').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('代金券抵扣').length).toBeGreaterThan(0);
+    expect(screen.getByText(/代金券抵扣不经过余额，也不可开票/)).toBeTruthy();
+    fireEvent.click(screen.getByRole('checkbox', { name: '选择 2025-01' }));
+    expect(await screen.findByText('已选 1 项，申请金额：')).toBeTruthy();
+    expect(document.querySelector('.slg-price-total')?.textContent).toBe('¥70.00');
+  });
 });
 
 describe('按充值开票', () => {
@@ -213,9 +307,9 @@ describe('按充值开票', () => {
     expect((screen.getByRole('button', { name: '提交申请' }) as HTMLButtonElement).disabled).toBe(true);
 
     fireEvent.click(screen.getByRole('checkbox', { name: '选择 RC3' }));
-    expect(await screen.findByText('开票金额不能低于 ¥1.00')).toBeTruthy();
+    expect(await screen.findByText('申请金额不能低于 ¥1.00')).toBeTruthy();
     fireEvent.click(screen.getByRole('checkbox', { name: '选择 RC1' }));
-    expect(await screen.findByText('已选 2 项，开票金额：')).toBeTruthy();
+    expect(await screen.findByText('已选 2 项，申请金额：')).toBeTruthy();
     expect(screen.getByText('¥200.50')).toBeTruthy();
     await act(async () => {
       fireEvent.click(screen.getByRole('button', { name: '提交申请' }));
@@ -311,6 +405,22 @@ describe('兑换码兑换', () => {
     await waitFor(() => expect(`${router.state.location.pathname}${router.state.location.search}`).toBe('/login?redirect=%2Fexchange'));
   });
 
+  it('a failure to reach the server is one toast, not a message on the code field', async () => {
+    const api = mockApi({
+      'POST /voucher/redeem': () => {
+        throw new TypeError('Failed to fetch');
+      },
+    });
+    renderPage(<ExchangePage />, '/exchange');
+    fireEvent.change(await screen.findByLabelText('兑换码'), { target: { value: 'ABCD' } });
+    await act(async () => {
+      fireEvent.click(buttonByText('兑换'));
+    });
+    await waitFor(() => expect(api.notify).toHaveBeenCalledTimes(1));
+    expect(api.notify).toHaveBeenCalledWith('网络连接失败，请检查网络后重试');
+    expect(screen.queryByText('网络连接失败，请检查网络后重试')).toBeNull();
+  });
+
   it('shows the server message under the input and, on success, what was credited', async () => {
     let attempts = 0;
     const api = mockApi({
@@ -330,6 +440,7 @@ describe('兑换码兑换', () => {
       fireEvent.click(screen.getByRole('button', { name: '兑换' }));
     });
     expect(await screen.findByText('兑换码不存在或已失效')).toBeTruthy();
+    await nextTask();
     expect(api.notify).not.toHaveBeenCalled();
     expect(bodyOf(callsTo(api.fetchMock, 'POST', '/voucher/redeem')[0])).toEqual({ code: 'ABCDEFGH' });
 

@@ -1,5 +1,5 @@
 /** Loading, empty and error states of every cost-centre list page. */
-import { cleanup, fireEvent, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { ComponentType } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import CostCenterPage from './cost-center/index';
@@ -12,7 +12,7 @@ import MakePriceInvoicePage from './make-price-invoice/index';
 import OrdersPage from './order/index';
 import OrderDetailPage from './order-detail/index';
 import RechargeRecordPage from './recharge-record/index';
-import { failure, mockApi, ok, page, pending, renderPage, type Handler } from './testing';
+import { callsTo, failure, mockApi, ok, page, pending, renderPage, type Handler } from './testing';
 import VoucherPage from './voucher/index';
 
 afterEach(() => cleanup());
@@ -188,6 +188,34 @@ describe('订单详情 states', () => {
   });
 });
 
+function pressEnter(element: HTMLElement) {
+  fireEvent.keyDown(element, { key: 'Enter', code: 'Enter', keyCode: 13 });
+  fireEvent.keyUp(element, { key: 'Enter', code: 'Enter', keyCode: 13 });
+}
+
+describe('a failed refresh of a loaded list', () => {
+  it('keeps the rows and says so above them, with the reason, and no toast besides', async () => {
+    let calls = 0;
+    const entry = { id: 1, type: 'RECHARGE', amount: 10000, balanceAfter: 10000, description: '微信支付充值', orderNo: null, rechargeId: 'RC1', createdAt: '2025-01-01T00:00:00Z' };
+    const api = mockApi({
+      'GET /ledger/entries': () => {
+        calls += 1;
+        return calls === 1 ? page([entry]) : failure(500, 50000, '数据库连接失败');
+      },
+    });
+    const { queryClient } = renderPage(<IncomeDetailsPage />);
+    expect(await screen.findByText('微信支付充值')).toBeTruthy();
+    await act(async () => {
+      await queryClient.invalidateQueries();
+    });
+    expect(await screen.findByText('刷新失败，显示的是上次加载的数据')).toBeTruthy();
+    expect(screen.getByText('数据库连接失败')).toBeTruthy();
+    expect(screen.getByText('微信支付充值')).toBeTruthy();
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    expect(api.notify).not.toHaveBeenCalled();
+  });
+});
+
 describe('list filters', () => {
   it('send page, pageSize 10 and the filters from the URL, with whole local days as the time range', async () => {
     const api = mockApi({ 'GET /order': () => page([]) });
@@ -207,11 +235,56 @@ describe('list filters', () => {
     expect(start.getHours()).toBe(0);
   });
 
+  it('a malformed order number gets an inline hint and keeps the list; a valid prefix searches', async () => {
+    const order = {
+      orderNo: '20250101120000123456',
+      type: 'NEW_PURCHASE',
+      status: 'PAID',
+      billingType: 'BUYOUT',
+      title: 'RTX 4090 · 包月',
+      originalAmount: 9900,
+      paidAmount: 9900,
+      createdAt: '2025-01-01T04:00:00Z',
+    };
+    const api = mockApi({ 'GET /order': () => page([order]) });
+    const { router } = renderPage(<OrdersPage />, '/x');
+    expect(await screen.findByText('20250101120000123456')).toBeTruthy();
+    const box = screen.getByLabelText('订单号');
+    fireEvent.change(box, { target: { value: 'O2025-01' } });
+    pressEnter(box);
+    const hint = await screen.findByRole('alert');
+    expect(hint.textContent).toBe('订单号为20位数字，可只输入前几位');
+    expect(box.getAttribute('aria-invalid')).toBe('true');
+    expect(box.getAttribute('aria-describedby')).toBe(hint.id);
+    // The list is as it was: no search sent, no error, the row still there.
+    expect(callsTo(api.fetchMock, 'GET', '/order')).toHaveLength(1);
+    expect(router.state.location.search).toBe('');
+    expect(screen.getByText('20250101120000123456')).toBeTruthy();
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    expect(api.notify).not.toHaveBeenCalled();
+
+    fireEvent.change(box, { target: { value: ' 2025 0101 ' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    pressEnter(box);
+    await waitFor(() => expect(callsTo(api.fetchMock, 'GET', '/order')).toHaveLength(2));
+    const url = new URL(String(callsTo(api.fetchMock, 'GET', '/order')[1]?.[0]), 'http://localhost');
+    expect(url.searchParams.get('orderNo')).toBe('20250101');
+  });
+
+  it('a malformed order number in the URL is not sent and is pointed out', async () => {
+    const api = mockApi({ 'GET /order': () => page([]) });
+    renderPage(<OrdersPage />, '/x?orderNo=abc');
+    expect((await screen.findByRole('alert')).textContent).toBe('订单号为20位数字，可只输入前几位');
+    await waitFor(() => expect(callsTo(api.fetchMock, 'GET', '/order')).toHaveLength(1));
+    const url = new URL(String(callsTo(api.fetchMock, 'GET', '/order')[0]?.[0]), 'http://localhost');
+    expect(url.searchParams.has('orderNo')).toBe(false);
+  });
+
   it('ignore values that are not in the dictionaries', async () => {
     const api = mockApi({ 'GET /payment/recharge': () => page([]) });
     renderPage(<RechargeRecordPage />, '/x?status=BOGUS&channel=WXPAY');
     await screen.findByText('没有符合条件的充值记录');
-    const url = new URL(String(api.fetchMock.mock.calls[0]?.[0]), 'http://localhost');
+    const url = new URL(String(callsTo(api.fetchMock, 'GET', '/payment/recharge')[0]?.[0]), 'http://localhost');
     expect(url.searchParams.has('status')).toBe(false);
     expect(url.searchParams.get('channel')).toBe('WXPAY');
   });

@@ -3,7 +3,7 @@
  * `METHOD /path` and renders a page inside the app providers and a memory router.
  */
 import { QueryClient } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { render, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
@@ -63,4 +63,23 @@ export function renderPage(element: ReactElement, entry = '/', queryClient = tes
     </AppProviders>,
   );
   return { ...view, router, queryClient };
+}
+
+/**
+ * The buttons showing this text, found by text rather than by role: role queries compute every
+ * accessible name and style of a large antd page, which takes seconds in jsdom.
+ */
+export function buttonsByText(text: string, container: HTMLElement = document.body): HTMLButtonElement[] {
+  const found = within(container)
+    .queryAllByText(text, { selector: 'button, button *' })
+    .map((element) => element.closest('button'))
+    .filter((button): button is HTMLButtonElement => button !== null);
+  return [...new Set(found)];
+}
+
+/** The one button showing this text. */
+export function buttonByText(text: string, container?: HTMLElement): HTMLButtonElement {
+  const [button, ...others] = buttonsByText(text, container);
+  if (!button || others.length) throw new Error(`expected one button 「${text}」, found ${others.length + (button ? 1 : 0)}`);
+  return button;
 }

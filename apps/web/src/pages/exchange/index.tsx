@@ -69,9 +69,8 @@ function RedeemForm() {
         form.setFields([{ name: 'code', errors: [outcome.message] }]);
       }
     },
-    onError: (error) => {
-      form.setFields([{ name: 'code', errors: [error instanceof Error && error.message ? error.message : T.failed] }]);
-    },
+    // A refused code comes back as an envelope and goes on the field above; a failure to reach the
+    // server is not about the code and keeps the client's one toast.
   });
 
   if (result) return <Redeemed result={result} onAgain={() => setResult(null)} />;

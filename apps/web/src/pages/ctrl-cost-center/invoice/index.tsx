@@ -1,13 +1,10 @@
 import { ListEmpty } from '../shared/ListEmpty';
 import { InfoCircleOutlined } from '@ant-design/icons';
 import { INVOICE_STATUSES, INVOICE_TYPES, INVOICING_METHODS, isDictValue, labelOf } from '@slg/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Popconfirm, Skeleton, Space, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Button, Card, Skeleton, Space, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { billingKeys } from '../../../api/billing';
-import { saveDownload } from '../../../api/download';
-import { cancelInvoice, downloadInvoicePdf, useInvoiceableQuery, useInvoicesQuery, type InvoiceDto } from '../../../api/invoices';
-import { toast } from '../../../api/toast';
+import { useInvoiceableQuery, useInvoicesQuery, type InvoiceDto } from '../../../api/invoices';
 import { DateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
 import { Money } from '../../../components/Money';
@@ -20,6 +17,8 @@ import { DictSelect, FilterBar } from '../shared/Filters';
 import { COST_PATHS } from '../shared/paths';
 import { COST_TEXTS } from '../shared/texts';
 import { PAGE_SIZE, useListState } from '../shared/useListState';
+import { CancelInvoiceButton, DownloadInvoiceButton } from './InvoiceActions';
+import { InvoiceDetail } from './InvoiceDetail';
 import { INVOICE_TEXTS } from './texts';
 
 const T = INVOICE_TEXTS;
@@ -61,37 +60,6 @@ function InvoiceableSummary() {
   );
 }
 
-function InvoiceActions({ invoice }: { invoice: InvoiceDto }) {
-  const queryClient = useQueryClient();
-  const cancel = useMutation({
-    mutationFn: () => cancelInvoice(invoice.id),
-    onSuccess: () => {
-      toast.success(T.canceled);
-      void queryClient.invalidateQueries({ queryKey: billingKeys.invoices });
-    },
-  });
-  const download = useMutation({
-    mutationFn: () => downloadInvoicePdf(invoice.id),
-    onSuccess: (file) => saveDownload(file, T.downloadName(invoice.invoiceNo)),
-  });
-  return (
-    <Space size={4}>
-      {invoice.status === 'PENDING' ? (
-        <Popconfirm title={T.cancelConfirm} onConfirm={() => cancel.mutateAsync().catch(() => undefined)}>
-          <Button type="link" size="small" danger loading={cancel.isPending}>
-            {T.cancel}
-          </Button>
-        </Popconfirm>
-      ) : null}
-      {invoice.status === 'SUCCESS' && invoice.hasPdf ? (
-        <Button type="link" size="small" loading={download.isPending} onClick={() => download.mutate()}>
-          {T.download}
-        </Button>
-      ) : null}
-    </Space>
-  );
-}
-
 const COLUMNS: TableColumnsType<InvoiceDto> = [
   { title: T.columns.createdAt, dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
   { title: T.columns.type, dataIndex: 'type', render: (value: InvoiceDto['type']) => labelOf(INVOICE_TYPES, value) },
@@ -117,15 +85,32 @@ const COLUMNS: TableColumnsType<InvoiceDto> = [
     dataIndex: 'invoiceNo',
     render: (value: string | null) => (value ? <span className="slg-cost-mono">{value}</span> : COST_TEXTS.empty),
   },
-  { title: T.columns.actions, key: 'actions', render: (_value, row) => <InvoiceActions invoice={row} /> },
 ];
 
-/** 发票管理: invoiceable summary, applications with their status, cancel and download. */
+/** 发票管理: invoiceable summary, applications with their status, detail, cancel and download. */
 export default function InvoicePage() {
   const navigate = useNavigate();
   const list = useListState(FILTER_KEYS);
   const statusValue = isDictValue(INVOICE_STATUSES, list.filters.status) ? list.filters.status : undefined;
   const query = useInvoicesQuery({ page: list.page, pageSize: PAGE_SIZE, status: statusValue });
+  const [detail, setDetail] = useState<{ invoice: InvoiceDto; open: boolean } | null>(null);
+
+  const columns: TableColumnsType<InvoiceDto> = [
+    ...COLUMNS,
+    {
+      title: T.columns.actions,
+      key: 'actions',
+      render: (_value, row) => (
+        <Space size={4}>
+          <Button type="link" size="small" onClick={() => setDetail({ invoice: row, open: true })}>
+            {T.detail}
+          </Button>
+          <CancelInvoiceButton invoice={row} size="small" />
+          <DownloadInvoiceButton invoice={row} size="small" />
+        </Space>
+      ),
+    },
+  ];
 
   return (
     <div className="slg-page">
@@ -149,7 +134,7 @@ export default function InvoicePage() {
         </FilterBar>
         <DataTable<InvoiceDto>
           rowKey="id"
-          columns={COLUMNS}
+          columns={columns}
           query={query}
           page={list.page}
           onPageChange={list.setPage}
@@ -168,6 +153,12 @@ export default function InvoicePage() {
           }
         />
       </Card>
+      <InvoiceDetail
+        invoice={detail?.invoice ?? null}
+        open={Boolean(detail?.open)}
+        listUpdatedAt={query.dataUpdatedAt}
+        onClose={() => setDetail((current) => (current ? { ...current, open: false } : null))}
+      />
     </div>
   );
 }

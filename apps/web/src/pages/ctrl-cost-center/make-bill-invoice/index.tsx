@@ -1,4 +1,4 @@
-import type { TableColumnsType } from 'antd';
+import { Tooltip, type TableColumnsType } from 'antd';
 import type { InvoiceableMonthDto } from '../../../api/invoices';
 import { Money } from '../../../components/Money';
 import { InvoiceApply, type InvoiceApplyConfig } from '../shared/InvoiceApply';
@@ -7,10 +7,36 @@ import { MAKE_BILL_INVOICE_TEXTS } from './texts';
 
 const T = MAKE_BILL_INVOICE_TEXTS;
 
+/** A column title with a tooltip that says why the amount is (not) invoiceable. */
+function hinted(title: string, hint: string) {
+  return (
+    <Tooltip title={hint}>
+      <span className="slg-cost-hinted">{title}</span>
+    </Tooltip>
+  );
+}
+
 const COLUMNS: TableColumnsType<InvoiceableMonthDto> = [
   { title: T.columns.month, dataIndex: 'month' },
   { title: T.columns.consumption, dataIndex: 'consumption', align: 'right', render: (fen: number) => <Money fen={fen} /> },
-  { title: T.columns.invoiced, dataIndex: 'invoiced', align: 'right', render: (fen: number) => <Money fen={fen} /> },
+  {
+    title: hinted(T.columns.giftPaid, T.columns.giftPaidHint),
+    dataIndex: 'giftPaid',
+    align: 'right',
+    render: (fen: number) => <Money fen={fen} />,
+  },
+  {
+    title: hinted(T.columns.voucherPaid, T.columns.voucherPaidHint),
+    dataIndex: 'voucherPaid',
+    align: 'right',
+    render: (fen: number) => <Money fen={fen} />,
+  },
+  {
+    title: hinted(T.columns.invoiced, T.columns.invoicedHint),
+    dataIndex: 'invoiced',
+    align: 'right',
+    render: (fen: number) => <Money fen={fen} />,
+  },
   { title: T.columns.invoiceable, dataIndex: 'invoiceable', align: 'right', render: (fen: number) => <Money fen={fen} strong /> },
 ];
 

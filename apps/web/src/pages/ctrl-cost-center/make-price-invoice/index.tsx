@@ -1,5 +1,5 @@
 import { labelOf, PAYMENT_CHANNELS } from '@slg/shared';
-import type { TableColumnsType } from 'antd';
+import { Tooltip, type TableColumnsType } from 'antd';
 import type { InvoiceableRechargeDto } from '../../../api/invoices';
 import { DateTime } from '../../../components/DateTime';
 import { Money } from '../../../components/Money';
@@ -13,7 +13,16 @@ const COLUMNS: TableColumnsType<InvoiceableRechargeDto> = [
   { title: T.columns.rechargeId, dataIndex: 'rechargeId', render: (id: string) => <span className="slg-cost-mono">{id}</span> },
   { title: T.columns.channel, dataIndex: 'channel', render: (value: InvoiceableRechargeDto['channel']) => labelOf(PAYMENT_CHANNELS, value) },
   { title: T.columns.amount, dataIndex: 'amount', align: 'right', render: (fen: number) => <Money fen={fen} /> },
-  { title: T.columns.invoiced, dataIndex: 'invoiced', align: 'right', render: (fen: number) => <Money fen={fen} /> },
+  {
+    title: (
+      <Tooltip title={T.columns.invoicedHint}>
+        <span className="slg-cost-hinted">{T.columns.invoiced}</span>
+      </Tooltip>
+    ),
+    dataIndex: 'invoiced',
+    align: 'right',
+    render: (fen: number) => <Money fen={fen} />,
+  },
   { title: T.columns.invoiceable, dataIndex: 'invoiceable', align: 'right', render: (fen: number) => <Money fen={fen} strong /> },
   { title: T.columns.paidAt, dataIndex: 'paidAt', render: (value: string | null) => <DateTime value={value} /> },
 ];

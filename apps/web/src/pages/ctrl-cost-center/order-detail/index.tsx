@@ -1,8 +1,8 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { ErrorCodes, formatYuan, labelOf, ORDER_BILLING_TYPES, ORDER_STATUSES, ORDER_TYPES } from '@slg/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Button, Card, Descriptions, Empty, Popconfirm, Result, Select, Skeleton, Space, Table, Typography, type TableColumnsType } from 'antd';
-import { useState } from 'react';
+import { Alert, Button, Card, Descriptions, Empty, Result, Select, Skeleton, Space, Table, Typography, type TableColumnsType } from 'antd';
+import { useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   billingKeys,
@@ -14,10 +14,11 @@ import {
   type OrderItemDto,
   type OrderTransactionDto,
 } from '../../../api/billing';
-import { isApiError } from '../../../api/client';
+import { claimError, isApiError } from '../../../api/client';
 import { newIdempotencyKey } from '../../../api/idempotency';
 import { toast } from '../../../api/toast';
 import { useOrderVouchersQuery, type VoucherDto } from '../../../api/vouchers';
+import { ConfirmAction } from '../../../components/ConfirmDialog';
 import { DateTime, formatDateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
 import { Money } from '../../../components/Money';
@@ -60,7 +61,6 @@ function voucherLabel(voucher: VoucherDto): string {
 }
 
 function PayPanel({ order }: { order: OrderDetailDto }) {
-  const { modal } = App.useApp();
   const queryClient = useQueryClient();
   const vouchers = useOrderVouchersQuery(order.orderNo, true);
   const [choice, setChoice] = useState<VoucherChoice | undefined>(undefined);
@@ -79,9 +79,14 @@ function PayPanel({ order }: { order: OrderDetailDto }) {
       void invalidateMoneyQueries(queryClient);
     },
     onError: (error) => {
-      setInsufficient(isApiError(error) && error.code === ErrorCodes.INSUFFICIENT_BALANCE.code);
+      const short = isApiError(error) && error.code === ErrorCodes.INSUFFICIENT_BALANCE.code;
+      // Shown in place, with 去充值: no toast besides.
+      if (short) claimError(error);
+      setInsufficient(short);
     },
   });
+  // One Idempotency-Key per confirmation: a retry of the same confirmation cannot pay twice.
+  const payKey = useRef('');
 
   const cancel = useMutation({
     mutationFn: () => cancelOrder(order.orderNo),
@@ -92,15 +97,13 @@ function PayPanel({ order }: { order: OrderDetailDto }) {
     },
   });
 
-  function confirmPay() {
-    const key = newIdempotencyKey();
-    modal.confirm({
-      title: T.pay.confirmTitle,
-      content: T.pay.confirmContent(formatYuan(payable)),
-      okText: T.pay.confirmOk,
-      cancelText: T.pay.confirmCancel,
-      onOk: () => pay.mutateAsync(key).catch(() => undefined),
-    });
+  /** Pays; a short balance closes the dialog (the page then offers 去充值), other failures keep it. */
+  async function payConfirmed() {
+    try {
+      await pay.mutateAsync(payKey.current);
+    } catch (error) {
+      if (!(isApiError(error) && error.code === ErrorCodes.INSUFFICIENT_BALANCE.code)) throw error;
+    }
   }
 
   const options = [
@@ -118,7 +121,7 @@ function PayPanel({ order }: { order: OrderDetailDto }) {
           loading={vouchers.isPending}
           onChange={(value) => setChoice(value)}
           options={options}
-          style={{ minWidth: 320 }}
+          style={{ minWidth: 'min(320px, 100%)' }}
           popupMatchSelectWidth={false}
         />
         {vouchers.isSuccess && list.length === 0 ? <Typography.Text type="secondary">{T.pay.noneAvailable}</Typography.Text> : null}
@@ -147,14 +150,38 @@ function PayPanel({ order }: { order: OrderDetailDto }) {
             {formatYuan(payable)}
           </Typography.Text>
         </span>
-        <Popconfirm title={T.pay.cancelConfirm} onConfirm={() => cancel.mutateAsync().catch(() => undefined)}>
-          <Button danger loading={cancel.isPending}>
-            {T.pay.cancel}
-          </Button>
-        </Popconfirm>
-        <Button type="primary" size="large" loading={pay.isPending} disabled={vouchers.isPending} onClick={confirmPay}>
-          {T.pay.pay}
-        </Button>
+        <ConfirmAction
+          danger
+          texts={T.pay.cancelConfirm}
+          onConfirm={() => cancel.mutateAsync()}
+          trigger={(open) => (
+            <Button danger loading={cancel.isPending} onClick={open}>
+              {T.pay.cancel}
+            </Button>
+          )}
+        >
+          {T.pay.cancelConfirm.content}
+        </ConfirmAction>
+        <ConfirmAction
+          texts={T.pay.payConfirm}
+          onConfirm={payConfirmed}
+          trigger={(open) => (
+            <Button
+              type="primary"
+              size="large"
+              loading={pay.isPending}
+              disabled={vouchers.isPending}
+              onClick={() => {
+                payKey.current = newIdempotencyKey();
+                open();
+              }}
+            >
+              {T.pay.pay}
+            </Button>
+          )}
+        >
+          {T.pay.payConfirm.content(formatYuan(payable))}
+        </ConfirmAction>
       </Space>
     </Space>
   );

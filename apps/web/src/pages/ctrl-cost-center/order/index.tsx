@@ -1,6 +1,6 @@
 import { ListEmpty } from '../shared/ListEmpty';
 import { isDictValue, labelOf, ORDER_BILLING_TYPES, ORDER_STATUSES, ORDER_TYPES } from '@slg/shared';
-import { Card, Input, type TableColumnsType } from 'antd';
+import { Card, Input, Typography, type TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useOrdersQuery, type OrderSummaryDto } from '../../../api/billing';
@@ -16,11 +16,13 @@ import { DayRangeFilter, DictSelect, FilterBar } from '../shared/Filters';
 import { COST_PATHS, orderDetailPath } from '../shared/paths';
 import { daysToQuery } from '../shared/timeRange';
 import { PAGE_SIZE, useListState } from '../shared/useListState';
+import { parseOrderNoSearch } from './orderNoSearch';
 import { ORDER_TEXTS } from './texts';
 
 const T = ORDER_TEXTS;
 const FILTER_KEYS = ['status', 'type', 'orderNo', 'from', 'to'] as const;
 const MARKET_PATH = '/computility-market';
+const ORDER_NO_HINT_ID = 'order-no-search-hint';
 
 const COLUMNS: TableColumnsType<OrderSummaryDto> = [
   {
@@ -62,15 +64,25 @@ export default function OrdersPage() {
   const statusValue = isDictValue(ORDER_STATUSES, status) ? status : undefined;
   const typeValue = isDictValue(ORDER_TYPES, type) ? type : undefined;
   const [search, setSearch] = useState(orderNo ?? '');
+  // A malformed number (typed, or in the URL) is never sent: the list stays and the box says why.
+  const fromUrl = parseOrderNoSearch(orderNo ?? '');
+  const [malformed, setMalformed] = useState(!fromUrl.ok);
+  const orderNoValue = fromUrl.ok ? fromUrl.value || undefined : undefined;
   const query = useOrdersQuery({
     page: list.page,
     pageSize: PAGE_SIZE,
     status: statusValue,
     type: typeValue,
-    orderNo: orderNo?.trim() || undefined,
+    orderNo: orderNoValue,
     ...daysToQuery(from, to),
   });
-  const filtered = Boolean(statusValue || typeValue || orderNo || from);
+  const filtered = Boolean(statusValue || typeValue || orderNoValue || from);
+
+  function searchOrderNo(typed: string) {
+    const parsed = parseOrderNoSearch(typed);
+    setMalformed(!parsed.ok);
+    if (parsed.ok) list.setFilters({ orderNo: parsed.value });
+  }
   const marketBuilt = Boolean(findRoute(MARKET_PATH)?.page);
 
   return (
@@ -80,20 +92,35 @@ export default function OrdersPage() {
         <FilterBar
           onReset={() => {
             setSearch('');
+            setMalformed(false);
             list.reset();
           }}
         >
           <DictSelect label={T.filters.status} dict={ORDER_STATUSES} value={statusValue} onChange={(value) => list.setFilters({ status: value })} />
           <DictSelect label={T.filters.type} dict={ORDER_TYPES} value={typeValue} width={200} onChange={(value) => list.setFilters({ type: value })} />
-          <Input.Search
-            aria-label={T.filters.orderNo}
-            placeholder={T.filters.orderNoPlaceholder}
-            allowClear
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            onSearch={(value) => list.setFilters({ orderNo: value.trim() })}
-            style={{ width: 240 }}
-          />
+          <div className="slg-filter-field">
+            <Input.Search
+              aria-label={T.filters.orderNo}
+              aria-invalid={malformed}
+              aria-describedby={malformed ? ORDER_NO_HINT_ID : undefined}
+              status={malformed ? 'error' : undefined}
+              placeholder={T.filters.orderNoPlaceholder}
+              allowClear
+              inputMode="numeric"
+              value={search}
+              onChange={(event) => {
+                setSearch(event.target.value);
+                if (malformed) setMalformed(false);
+              }}
+              onSearch={searchOrderNo}
+              style={{ width: 240 }}
+            />
+            {malformed ? (
+              <Typography.Text type="danger" id={ORDER_NO_HINT_ID} role="alert" className="slg-filter-hint">
+                {T.filters.orderNoHint}
+              </Typography.Text>
+            ) : null}
+          </div>
           <DayRangeFilter from={from} to={to} onChange={(days) => list.setFilters(days)} />
         </FilterBar>
         <DataTable<OrderSummaryDto>

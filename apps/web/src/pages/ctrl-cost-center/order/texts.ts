@@ -1,7 +1,13 @@
 export const ORDER_TEXTS = {
   title: '我的订单',
   description: '实例、存储、时长包等产品的订单；待支付订单可在详情中支付或取消。',
-  filters: { status: '订单状态', type: '订单类型', orderNo: '订单号', orderNoPlaceholder: '按订单号搜索' },
+  filters: {
+    status: '订单状态',
+    type: '订单类型',
+    orderNo: '订单号',
+    orderNoPlaceholder: '按订单号搜索',
+    orderNoHint: '订单号为20位数字，可只输入前几位',
+  },
   columns: {
     orderNo: '订单号',
     type: '订单类型',

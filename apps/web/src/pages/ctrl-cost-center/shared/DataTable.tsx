@@ -2,7 +2,7 @@ import type { Page } from '@slg/shared';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Alert, Button, Skeleton, Table, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
-import { QueryError } from '../../../components/QueryError';
+import { QueryError, useErrorShownInPlace } from '../../../components/QueryError';
 import { COMPONENT_TEXTS } from '../../../components/texts';
 import { COST_TEXTS } from './texts';
 import { PAGE_SIZE } from './useListState';
@@ -24,6 +24,8 @@ export interface DataTableProps<T extends object> extends Omit<TableProps<T>, Ow
  * spinner while the next page loads), empty and error (重试) states.
  */
 export function DataTable<T extends object>({ query, page, onPageChange, empty, errorTitle, ...tableProps }: DataTableProps<T>) {
+  // A failed refresh is shown above the rows it leaves in place (with its message), not in a toast too.
+  useErrorShownInPlace(query.isError && query.data ? query.error : null);
   if (query.isError && !query.data) {
     return <QueryError variant="page" title={errorTitle} error={query.error} onRetry={() => void query.refetch()} />;
   }
@@ -36,6 +38,7 @@ export function DataTable<T extends object>({ query, page, onPageChange, empty, 
           showIcon
           className="slg-cost-alert"
           title={COST_TEXTS.refreshFailed}
+          description={query.error instanceof Error ? query.error.message : undefined}
           action={
             <Button size="small" onClick={() => void query.refetch()}>
               {COMPONENT_TEXTS.retry}
@@ -46,7 +49,9 @@ export function DataTable<T extends object>({ query, page, onPageChange, empty, 
       <Table<T>
         {...tableProps}
         dataSource={data?.list ?? []}
-        loading={query.isFetching && !query.isPending}
+        // Only while another page or filter loads over the previous rows: a background refresh (a live
+        // list polling, a refetch after a change) updates the rows in place without covering them.
+        loading={query.isFetching && query.isPlaceholderData}
         locale={{ emptyText: query.isPending ? <Skeleton active title={false} paragraph={{ rows: 4 }} /> : empty }}
         scroll={tableProps.scroll ?? { x: 'max-content' }}
         pagination={{
