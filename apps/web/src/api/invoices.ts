@@ -72,6 +72,8 @@ export interface InvoiceDto {
   amount: number;
   title: string;
   titleType: InvoiceTitleType;
+  /** The invoice information as it was when the application was filed. */
+  profile: InvoiceProfileDto;
   items: InvoiceItemDto[];
   invoiceNo: string | null;
   hasPdf: boolean;

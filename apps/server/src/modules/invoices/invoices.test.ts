@@ -284,6 +284,8 @@ describe('invoicing by bill month', () => {
     const bill = await requestInvoice(user.jwtToken, { method: 'BILL', type: 'ORDINARY', months: ['2026-06'] });
     expect(bill.status, JSON.stringify(bill.body)).toBe(200);
     expect(bill.body.result).toMatchObject({ method: 'BILL', amount: 2_500, items: [{ rechargeId: null, month: '2026-06', amount: 2_500 }] });
+    // The owner sees the invoice information as it was when the application was filed.
+    expect(bill.body.result.profile).toMatchObject({ titleType: PERSONAL.titleType, title: PERSONAL.title, email: PERSONAL.email });
 
     // The recharge itself still shows 10,000 not invoiced, but only 7,500 of cash is left overall.
     const after = await invoiceable(user.jwtToken);

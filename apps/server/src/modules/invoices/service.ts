@@ -23,7 +23,6 @@ import { recordAudit } from '../admin/audit.js';
 import {
   CLAIMING_STATUSES,
   INVOICE_MIN_FEN,
-  profileOfSnapshot,
   specialReady,
   toInvoiceView,
   toProfileView,
@@ -350,7 +349,6 @@ export class InvoiceService {
         return rows.map((row) => ({
           ...toInvoiceView(row.invoice, items.get(row.invoice.id) ?? []),
           ownerTelephone: row.ownerTelephone,
-          profile: profileOfSnapshot(row.invoice.profile),
         }));
       },
     );

@@ -144,6 +144,7 @@ export const invoiceViewSchema = z.object({
   amount: z.number().int().describe('开票金额（分）'),
   title: z.string(),
   titleType: z.enum(TITLE_TYPES),
+  profile: invoiceProfileSchema.describe('申请时的开票信息快照'),
   items: z.array(invoiceItemSchema),
   invoiceNo: z.string().nullable(),
   hasPdf: z.boolean(),
@@ -156,7 +157,6 @@ export type InvoiceView = z.infer<typeof invoiceViewSchema>;
 
 export const adminInvoiceViewSchema = invoiceViewSchema.extend({
   ownerTelephone: z.string().nullable(),
-  profile: invoiceProfileSchema,
 });
 export type AdminInvoiceView = z.infer<typeof adminInvoiceViewSchema>;
 
@@ -206,6 +206,7 @@ export function toInvoiceView(row: InvoiceRow, items: InvoiceItemRow[]): Invoice
     amount: row.amountFen,
     title: profile.title,
     titleType: profile.titleType,
+    profile,
     items: items.map((item) => ({ rechargeId: item.rechargeId, month: item.billMonth, amount: item.amountFen })),
     invoiceNo: row.invoiceNo,
     hasPdf: row.pdfPath !== null,

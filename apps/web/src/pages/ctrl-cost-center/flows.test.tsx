@@ -160,6 +160,16 @@ const INVOICE = {
   amount: 20000,
   title: '算力港测试科技有限公司',
   titleType: 'ENTERPRISE',
+  profile: {
+    titleType: 'ENTERPRISE',
+    title: '算力港测试科技有限公司',
+    taxNo: '91110108MA01ABCD2X',
+    bankName: null,
+    bankAccount: null,
+    address: null,
+    phone: null,
+    email: 'finance@example.com',
+  },
   items: [{ rechargeId: 'RC1', month: null, amount: 20000 }],
   invoiceNo: null,
   hasPdf: false,
@@ -245,6 +255,10 @@ describe('发票管理', () => {
     fireEvent.click(rows[0] as HTMLElement);
     const drawer = (await screen.findByText('发票详情')).closest('[role="dialog"]') as HTMLElement;
     expect(within(drawer).getByText('算力港测试科技有限公司（企业）')).toBeTruthy();
+    // The rest of the snapshot: filled fields only.
+    expect(within(drawer).getByText('91110108MA01ABCD2X')).toBeTruthy();
+    expect(within(drawer).getByText('finance@example.com')).toBeTruthy();
+    expect(within(drawer).queryByText('开户银行')).toBeNull();
     expect(within(drawer).getByText('申请金额')).toBeTruthy();
     expect(within(drawer).getByText('开票金额')).toBeTruthy();
     expect(within(drawer).getAllByText('¥200.00')).toHaveLength(2);

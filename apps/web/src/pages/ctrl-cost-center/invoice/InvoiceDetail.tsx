@@ -7,6 +7,7 @@ import { StatusTag } from '../../../components/StatusTag';
 import { COST_TEXTS } from '../shared/texts';
 import { CancelInvoiceButton, DownloadInvoiceButton } from './InvoiceActions';
 import { INVOICE_TEXTS } from './texts';
+import { INVOICE_INFO_TEXTS } from '../invoice-info/texts';
 
 const T = INVOICE_TEXTS.detailView;
 
@@ -23,6 +24,17 @@ function itemColumns(method: InvoiceDto['method']): TableColumnsType<InvoiceItem
   ];
 }
 
+const PROFILE_FIELDS = ['taxNo', 'bankName', 'bankAccount', 'address', 'phone', 'email'] as const;
+
+/** The rest of the invoice information snapshotted at application: only the fields that were filled. */
+function profileFacts(profile: InvoiceDto['profile']): NonNullable<DescriptionsProps['items']> {
+  return PROFILE_FIELDS.filter((field) => profile[field]).map((field) => ({
+    key: field,
+    label: INVOICE_INFO_TEXTS.fields[field],
+    children: profile[field],
+  }));
+}
+
 /** What the invoice says: status, the title snapshotted at application, amounts, number and dates. */
 function facts(invoice: InvoiceDto): NonNullable<DescriptionsProps['items']> {
   const issued = invoice.status === 'SUCCESS' ? <Money fen={invoice.amount} strong /> : T.notIssued[invoice.status];
@@ -32,6 +44,7 @@ function facts(invoice: InvoiceDto): NonNullable<DescriptionsProps['items']> {
       ? [{ key: 'rejectReason', label: T.rejectReason, children: <Typography.Text type="danger">{invoice.rejectReason}</Typography.Text> }]
       : []),
     { key: 'title', label: T.invoiceTitle, children: `${invoice.title}（${T.titleType[invoice.titleType]}）` },
+    ...profileFacts(invoice.profile),
     { key: 'type', label: T.type, children: labelOf(INVOICE_TYPES, invoice.type) },
     { key: 'method', label: T.method, children: labelOf(INVOICING_METHODS, invoice.method) },
     { key: 'requested', label: T.requested, children: <Money fen={invoice.amount} /> },
