@@ -35,6 +35,7 @@ interface InvoiceView {
   amount: number;
   title: string;
   titleType: string;
+  profile: Record<string, string | null>;
   items: { rechargeId: string | null; month: string | null; amount: number }[];
   invoiceNo: string | null;
   hasPdf: boolean;
