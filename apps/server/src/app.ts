@@ -27,6 +27,7 @@ import { billingRoutes } from './modules/billing/routes.js';
 import { voucherRoutes } from './modules/vouchers/routes.js';
 import { invoiceRoutes } from './modules/invoices/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
+import { rentalRoutes } from './modules/rental/routes.js';
 import { sandboxGatewayRoutes } from './modules/billing/sandbox-gateway.js';
 
 const SECRET_QUERY_KEYS = new Set(['code', 'password', 'token', 'refreshToken', 'captcha']);
@@ -154,6 +155,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await api.register(voucherRoutes(deps));
       await api.register(invoiceRoutes(deps));
       await api.register(adminRoutes(deps));
+      await api.register(rentalRoutes(deps));
     },
     { prefix: '/api/v1' },
   );

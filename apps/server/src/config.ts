@@ -3,12 +3,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { APP_TITLE_DEFAULT, HUMAN_CHECK_PROVIDERS, type HumanCheckProviderName } from '@slg/shared';
+import { APP_TITLE_DEFAULT, HUMAN_CHECK_PROVIDERS, NO_GPU_PRICE_FEN_PER_HOUR, type HumanCheckProviderName } from '@slg/shared';
 import type { AlipayOptions } from './providers/payments/alipay.js';
 import type { WechatPayOptions } from './providers/payments/wechatpay.js';
 
 const SMS_PROVIDERS = ['console', 'aliyun', 'tencent'] as const;
-const COMPUTE_DRIVERS = ['sim', 'kubernetes'] as const;
+// Only the simulated fleet exists today; docs/compute.md maps the contract onto Kubernetes and Docker.
+const COMPUTE_DRIVERS = ['sim'] as const;
 const PAYMENT_PROVIDERS = ['sandbox', 'wechatpay', 'alipay', 'bank'] as const;
 const ALIYUN_CAPTCHA_REGIONS = ['cn', 'sgp'] as const;
 
@@ -26,7 +27,13 @@ const envSchema = z.object({
   JWT_SECRET: optionalText,
   PUBLIC_URL: optionalText,
   APP_TITLE: z.string().default(APP_TITLE_DEFAULT),
-  COMPUTE_DRIVER: z.enum(COMPUTE_DRIVERS).default('sim'),
+  COMPUTE_DRIVER: z.enum(COMPUTE_DRIVERS, { error: 'COMPUTE_DRIVER 目前只支持 sim（模拟 GPU 集群）' }).default('sim'),
+  SIM_CREATE_SECONDS: z.coerce.number().min(0).max(600).default(4),
+  SIM_START_SECONDS: z.coerce.number().min(0).max(600).default(2),
+  SIM_STOP_SECONDS: z.coerce.number().min(0).max(600).default(2),
+  SIM_DESTROY_SECONDS: z.coerce.number().min(0).max(600).default(2),
+  NO_GPU_PRICE_FEN: z.coerce.number().int().min(1).max(100_000).default(NO_GPU_PRICE_FEN_PER_HOUR),
+  SSH_HOST: optionalText,
   SMS_PROVIDER: z.enum(SMS_PROVIDERS).optional(),
   PAYMENT_PROVIDERS: z.string().optional(),
   PROMETHEUS_URL: optionalText,
@@ -103,6 +110,14 @@ export interface Config {
   publicUrl: string;
   appTitle: string;
   computeDriver: (typeof COMPUTE_DRIVERS)[number];
+  compute: {
+    /** How long the simulated fleet takes for each transition, in seconds. */
+    simSeconds: { create: number; start: number; stop: number; destroy: number };
+    /** Fen per hour of an instance in no-GPU mode (无卡模式). */
+    noGpuPriceFen: number;
+    /** The host name SSH commands name (the fleet's SSH gateway). */
+    sshHost: string;
+  };
   smsProvider: SmsProviderName;
   paymentProviders: PaymentProviderName[];
   prometheusUrl: string | undefined;
@@ -315,6 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (paymentProviders.includes('bank') && !bankAccount) problems.push('PAYMENT_PROVIDERS 含 bank 时需要设置 BANK_TRANSFER_ACCOUNT');
   if (problems.length > 0) throw new ConfigError(problems.join('；'));
 
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -322,9 +338,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     jwtSecret: e.JWT_SECRET ?? readOrCreateSecret(dataDir),
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrl,
     appTitle: e.APP_TITLE,
     computeDriver: e.COMPUTE_DRIVER,
+    compute: {
+      simSeconds: { create: e.SIM_CREATE_SECONDS, start: e.SIM_START_SECONDS, stop: e.SIM_STOP_SECONDS, destroy: e.SIM_DESTROY_SECONDS },
+      noGpuPriceFen: e.NO_GPU_PRICE_FEN,
+      sshHost: e.SSH_HOST ?? `connect.${new URL(publicUrl).hostname}`,
+    },
     smsProvider: smsProvider ?? 'console',
     paymentProviders,
     prometheusUrl: e.PROMETHEUS_URL,

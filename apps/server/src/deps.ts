@@ -2,6 +2,14 @@ import type { Config } from './config.js';
 import type { Database, DatabaseHandle } from './db/client.js';
 import type { SmsProvider } from './providers/sms/provider.js';
 import type { GatewayName, PaymentGateway } from './providers/payments/provider.js';
+import type { ComputeDriver } from './compute/driver.js';
+
+/** The machines, and a way to tell this process's reconciler that an instance wants something. */
+export interface ComputeRuntime {
+  driver: ComputeDriver;
+  /** Asks for a reconciliation pass soon (a no-op where nothing runs the loop, as in API tests). */
+  wake: () => void;
+}
 
 /** Everything a module needs from the outside world; tests build it with their own clock and providers. */
 export interface AppDeps {
@@ -10,6 +18,7 @@ export interface AppDeps {
   sms: SmsProvider;
   /** Configured payment gateways by name (sandbox outside production). */
   payments: ReadonlyMap<GatewayName, PaymentGateway>;
+  compute: ComputeRuntime;
   now: () => Date;
 }
 

@@ -8,6 +8,11 @@ import { buildApp } from './app.js';
 import { platformJobs, startJobs } from './jobs/scheduler.js';
 import { applyOperatorTelephones } from './modules/users/service.js';
 import type { AppDeps } from './deps.js';
+import { createComputeRuntime } from './compute/index.js';
+import { Reconciler } from './compute/reconciler.js';
+import { startReconcileLoop } from './compute/loop.js';
+import { seedSimFleet } from './compute/sim/fleet.js';
+import { zones } from './db/schema/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -16,13 +21,20 @@ async function main(): Promise<void> {
   await seedDictionaries(database.db);
   await applyOperatorTelephones(database.db, config.operatorTelephones);
   const now = () => new Date();
-  const deps: AppDeps = { config, database, sms: createSmsProvider(config, now), payments: createPaymentGateways(config), now };
+  if (config.computeDriver === 'sim') {
+    const zoneRows = await database.db.select({ id: zones.id, name: zones.name }).from(zones);
+    await seedSimFleet(database.db, new Map(zoneRows.map((zone) => [zone.id, zone.name])));
+  }
+  const compute = createComputeRuntime(config, database.db, now);
+  const deps: AppDeps = { config, database, sms: createSmsProvider(config, now), payments: createPaymentGateways(config), compute, now };
   const app = await buildApp(deps, { serveWeb: true });
 
-  const stopJobs = startJobs(platformJobs(deps), app.log);
+  const stopJobs = startJobs(platformJobs(deps), app.log, deps);
+  const stopReconciling = startReconcileLoop(new Reconciler(deps), compute.onWake, app.log);
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     stopJobs();
+    stopReconciling();
     await app.close();
     await database.close();
     process.exit(0);

@@ -7,6 +7,9 @@ import { ConsoleSmsProvider } from '../src/providers/sms/console.js';
 import { buildApp } from '../src/app.js';
 import { createPaymentGateways } from '../src/providers/payments/index.js';
 import type { AppDeps } from '../src/deps.js';
+import { createComputeRuntime } from '../src/compute/index.js';
+import { seedSimFleet } from '../src/compute/sim/fleet.js';
+import { zones } from '../src/db/schema/index.js';
 import type { SmsProvider } from '../src/providers/sms/provider.js';
 import type { GatewayName, PaymentGateway } from '../src/providers/payments/provider.js';
 
@@ -87,11 +90,14 @@ export async function createTestApp(
   });
   const { handle, drop } = await freshDatabase();
   const clock = new TestClock();
+  const zoneRows = await handle.db.select({ id: zones.id, name: zones.name }).from(zones);
+  await seedSimFleet(handle.db, new Map(zoneRows.map((zone) => [zone.id, zone.name])));
   const deps: AppDeps = {
     config,
     database: handle,
     sms: overrides.sms ? overrides.sms(clock) : new ConsoleSmsProvider(clock.now),
     payments: overrides.payments ? overrides.payments(clock) : createPaymentGateways(config),
+    compute: createComputeRuntime(config, handle.db, clock.now),
     now: clock.now,
   };
   const app = await buildApp(deps, { logger: false, serveWeb: overrides.serveWeb ?? false });

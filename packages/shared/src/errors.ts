@@ -26,6 +26,7 @@ export const ErrorCodes = {
   FORBIDDEN: { code: 40300, status: 403, message: '没有权限访问该资源' },
   NOT_FOUND: { code: 40400, status: 404, message: '服务器资源不存在' },
   STATE_CONFLICT: { code: 40901, status: 409, message: '当前状态不允许该操作' },
+  HOST_GPU_SHORTAGE: { code: 40940, status: 409, message: '主机GPU不足' },
   IDEMPOTENCY_CONFLICT: { code: 40902, status: 409, message: '相同的幂等键已用于其他请求' },
   PHONE_REGISTERED: { code: 40900, status: 409, message: '该手机号已注册' },
   PAYLOAD_TOO_LARGE: { code: 41300, status: 413, message: '请求内容过大' },

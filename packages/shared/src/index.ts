@@ -5,3 +5,4 @@ export * from './validation.js';
 export * from './telephone.js';
 export * from './money.js';
 export * from './dictionaries.js';
+export * from './compute.js';

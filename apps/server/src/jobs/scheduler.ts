@@ -1,4 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
+import { claimJobRun } from './leases.js';
+import { Reconciler } from '../compute/reconciler.js';
 import type { AppDeps } from '../deps.js';
 import { RechargeService } from '../modules/billing/recharges.js';
 import { pruneAttemptWindows } from '../modules/security/attempts.js';
@@ -8,6 +12,11 @@ import { SpentHumanChecks } from '../providers/captcha/spent.js';
 export interface PeriodicJob {
   name: string;
   everyMs: number;
+  /**
+   * Runs in one process per interval, whatever the number of replicas (a lease in job_leases); jobs
+   * without it are safe to run everywhere at once.
+   */
+  exclusive?: boolean;
   run: () => Promise<unknown>;
 }
 
@@ -17,6 +26,8 @@ export function platformJobs(deps: AppDeps): PeriodicJob[] {
   const spentHumanChecks = new SpentHumanChecks(deps.database.db);
   return [
     { name: 'expire-stale-recharges', everyMs: 60_000, run: () => recharges.expireStale() },
+    // Running instances whose host failed, became unreachable or stopped them stop billing.
+    { name: 'watch-instances', everyMs: 15_000, exclusive: true, run: () => new Reconciler(deps).watch() },
     {
       // Attempt windows idle past every rule's window, and solved human checks past their expiry.
       name: 'prune-abuse-records',
@@ -29,15 +40,25 @@ export function platformJobs(deps: AppDeps): PeriodicJob[] {
   ];
 }
 
-/** Runs jobs on their intervals without overlapping runs of the same job; returns a stop function. */
-export function startJobs(jobs: PeriodicJob[], log: FastifyBaseLogger): () => void {
+/**
+ * Runs jobs on their intervals without overlapping runs of the same job; an exclusive job first claims
+ * its lease, so only one process runs each tick. Returns a stop function.
+ */
+export function startJobs(jobs: PeriodicJob[], log: FastifyBaseLogger, deps?: Pick<AppDeps, 'database' | 'now'>): () => void {
+  const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const timers = jobs.map((job) => {
     let running = false;
+    const runOnce = async () => {
+      if (job.exclusive) {
+        if (!deps) throw new Error(`exclusive job ${job.name} needs the database`);
+        if (!(await claimJobRun(deps.database.db, job.name, holder, job.everyMs, deps.now()))) return;
+      }
+      await job.run();
+    };
     const timer = setInterval(() => {
       if (running) return;
       running = true;
-      job
-        .run()
+      runOnce()
         .catch((error: unknown) => log.error({ err: error, job: job.name }, 'job failed'))
         .finally(() => {
           running = false;

@@ -1,3 +1,4 @@
 export * from './accounts.js';
 export * from './meta.js';
 export * from './billing.js';
+export * from './compute.js';

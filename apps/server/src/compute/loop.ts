@@ -1,0 +1,43 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Reconciler } from './reconciler.js';
+
+/**
+ * Runs reconciliation passes every `intervalMs`, and at once when the process's API asked for
+ * something (`wake`). Passes never overlap; a wake during a pass runs one more right after it.
+ * Returns a stop function.
+ */
+export function startReconcileLoop(
+  reconciler: Reconciler,
+  onWake: (listener: () => void) => void,
+  log: FastifyBaseLogger,
+  intervalMs = 1000,
+): () => void {
+  let running = false;
+  let again = false;
+  let stopped = false;
+  const pass = async (): Promise<void> => {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        again = false;
+        await reconciler.tick();
+      } while (again && !stopped);
+    } catch (error) {
+      log.error({ err: error }, 'reconciliation pass failed');
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(() => void pass(), intervalMs);
+  timer.unref();
+  onWake(() => setImmediate(() => void pass()));
+  return () => {
+    stopped = true;
+    clearInterval(timer);
+  };
+}

@@ -1,0 +1,208 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  pgTable,
+  smallint,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+  varchar,
+} from 'drizzle-orm/pg-core';
+import { users } from './accounts.js';
+import { cpuModels, gpuModels, zones } from './meta.js';
+
+const at = (name: string) => timestamp(name, { withTimezone: true });
+const createdAt = () => at('created_at').notNull().defaultNow();
+const updatedAt = () => at('updated_at').notNull().defaultNow();
+
+/**
+ * A GPU server of the fleet. Its GPUs and data-disk space are handed out by conditional updates of the
+ * `*_allocated` counters (never read-then-write), and the CHECKs make over-allocation impossible even
+ * for a buggy caller.
+ */
+export const hosts = pgTable(
+  'hosts',
+  {
+    id: varchar('id', { length: 32 }).primaryKey(),
+    name: varchar('name', { length: 64 }).notNull(),
+    zoneId: varchar('zone_id', { length: 32 })
+      .notNull()
+      .references(() => zones.id),
+    gpuModelId: varchar('gpu_model_id', { length: 32 })
+      .notNull()
+      .references(() => gpuModels.id),
+    cpuModelId: varchar('cpu_model_id', { length: 32 })
+      .notNull()
+      .references(() => cpuModels.id),
+    gpuTotal: integer('gpu_total').notNull(),
+    gpuAllocated: integer('gpu_allocated').notNull().default(0),
+    cpuPerGpu: integer('cpu_per_gpu').notNull(),
+    memoryGbPerGpu: integer('memory_gb_per_gpu').notNull(),
+    /** The largest data disk one instance on this host may have. */
+    dataDiskMaxGb: integer('data_disk_max_gb').notNull(),
+    dataDiskTotalGb: integer('data_disk_total_gb').notNull(),
+    dataDiskAllocatedGb: integer('data_disk_allocated_gb').notNull().default(0),
+    cudaVersion: varchar('cuda_version', { length: 16 }).notNull(),
+    driverVersion: varchar('driver_version', { length: 32 }).notNull(),
+    /** Operator price overrides in fen per GPU (usage: per hour); null means the GPU model's price. */
+    usagePriceFen: integer('usage_price_fen'),
+    dayPriceFen: integer('day_price_fen'),
+    weekPriceFen: integer('week_price_fen'),
+    monthPriceFen: integer('month_price_fen'),
+    enabled: boolean('enabled').notNull().default(true),
+    /** Injected failure of the simulated fleet: `error` (operations fail) or `unreachable`. */
+    simFault: varchar('sim_fault', { length: 16 }),
+    simFaultReason: text('sim_fault_reason'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    index('hosts_market_idx').on(t.zoneId, t.gpuModelId).where(sql`${t.enabled}`),
+    index('hosts_gpu_model_idx').on(t.gpuModelId).where(sql`${t.enabled}`),
+    check('hosts_gpu_allocation', sql`${t.gpuAllocated} >= 0 and ${t.gpuAllocated} <= ${t.gpuTotal}`),
+    check('hosts_disk_allocation', sql`${t.dataDiskAllocatedGb} >= 0 and ${t.dataDiskAllocatedGb} <= ${t.dataDiskTotalGb}`),
+    check('hosts_sizes', sql`${t.gpuTotal} >= 0 and ${t.cpuPerGpu} > 0 and ${t.memoryGbPerGpu} > 0 and ${t.dataDiskMaxGb} > 0`),
+  ],
+);
+
+/**
+ * A rented container instance: `id` is the rentalId, `instanceId` the name people and machines use,
+ * `uid` the rentalUid orders point at. `operation` is what the reconciler must still bring about.
+ */
+export const instances = pgTable(
+  'instances',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    instanceId: varchar('instance_id', { length: 32 }).notNull(),
+    uid: uuid('uid').notNull(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    creatorId: bigint('creator_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    /** The wallet that pays (as orders.wallet_id). */
+    walletId: bigint('wallet_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    name: varchar('name', { length: 64 }).notNull(),
+    hostId: varchar('host_id', { length: 32 })
+      .notNull()
+      .references(() => hosts.id),
+    zoneId: varchar('zone_id', { length: 32 }).notNull(),
+    gpuModelId: varchar('gpu_model_id', { length: 32 }).notNull(),
+    gpuNum: integer('gpu_num').notNull(),
+    /** GPUs taken from the host right now (0 after a pay-as-you-go power-off). */
+    gpuHeld: integer('gpu_held').notNull().default(0),
+    gpuMode: varchar('gpu_mode', { length: 8 }).notNull().default('gpu'),
+    imageId: varchar('image_id', { length: 96 }).notNull(),
+    chargingRuleId: smallint('charging_rule_id').notNull(),
+    dataDiskGb: integer('data_disk_gb').notNull(),
+    status: varchar('status', { length: 24 }).notNull(),
+    /** Why the instance is in its state, when the platform put it there (arrears, a driver error…). */
+    statusReason: text('status_reason'),
+    operation: varchar('operation', { length: 16 }),
+    operationMode: varchar('operation_mode', { length: 8 }),
+    operationStartedAt: at('operation_started_at'),
+    operationAttempts: integer('operation_attempts').notNull().default(0),
+    /** A reconciler working on the operation holds it until then (one process at a time, taken over after a crash). */
+    operationLeaseUntil: at('operation_lease_until'),
+    sshHost: varchar('ssh_host', { length: 128 }),
+    sshPort: integer('ssh_port'),
+    /** AES-256-GCM, key derived from the JWT secret: the owner can read it back. */
+    rootPasswordEnc: text('root_password_enc').notNull(),
+    /** The metered run in progress: when it started, its rate, what was settled of it. */
+    runStartedAt: at('run_started_at'),
+    runRateFen: integer('run_rate_fen').notNull().default(0),
+    runChargedFen: bigint('run_charged_fen', { mode: 'number' }).notNull().default(0),
+    /** The PLACED NEW_PURCHASE order of a pay-as-you-go instance: metered charges accrue on it. */
+    usageOrderId: bigint('usage_order_id', { mode: 'number' }),
+    poweredOffAt: at('powered_off_at'),
+    releasedAt: at('released_at'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('instances_instance_id_key').on(t.instanceId),
+    uniqueIndex('instances_uid_key').on(t.uid),
+    index('instances_owner_created_idx').on(t.ownerId, t.createdAt),
+    index('instances_host_idx').on(t.hostId),
+    index('instances_operation_idx').on(t.operationStartedAt).where(sql`${t.operation} is not null`),
+    index('instances_metered_idx').on(t.walletId).where(sql`${t.runStartedAt} is not null`),
+    index('instances_powered_off_idx').on(t.poweredOffAt).where(sql`${t.status} = 'PoweredOff' and ${t.releasedAt} is null`),
+    check('instances_gpu', sql`${t.gpuNum} >= 1 and ${t.gpuHeld} >= 0 and ${t.gpuHeld} <= ${t.gpuNum}`),
+    check('instances_run', sql`${t.runChargedFen} >= 0 and ${t.runRateFen} >= 0`),
+  ],
+);
+
+/** Every transition of an instance (rental events, `/meta/rental_event_type`). */
+export const instanceEvents = pgTable(
+  'instance_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    instanceRowId: bigint('instance_row_id', { mode: 'number' })
+      .notNull()
+      .references(() => instances.id),
+    type: varchar('type', { length: 32 }).notNull(),
+    fromStatus: varchar('from_status', { length: 24 }),
+    toStatus: varchar('to_status', { length: 24 }),
+    detail: text('detail'),
+    /** Who asked for it; null when the platform did (metering, arrears, the reconciler). */
+    actorId: bigint('actor_id', { mode: 'number' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('instance_events_instance_idx').on(t.instanceRowId, t.createdAt)],
+);
+
+/**
+ * The simulated data centre's own truth about its containers. Only the sim driver reads and writes it:
+ * the platform learns what happened by observing, exactly as it would from Kubernetes or Docker.
+ */
+export const simMachines = pgTable('sim_machines', {
+  instanceId: varchar('instance_id', { length: 32 }).primaryKey(),
+  hostId: varchar('host_id', { length: 32 }).notNull(),
+  state: varchar('state', { length: 16 }).notNull(),
+  gpuNum: integer('gpu_num').notNull(),
+  imageId: varchar('image_id', { length: 96 }).notNull(),
+  dataDiskGb: integer('data_disk_gb').notNull(),
+  /** When the transition in progress completes. */
+  readyAt: at('ready_at').notNull(),
+  runningSince: at('running_since'),
+  sshPort: integer('ssh_port').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/** One row per periodic job: a process runs a tick only after claiming the lease (several replicas, one run). */
+export const jobLeases = pgTable('job_leases', {
+  name: varchar('name', { length: 64 }).primaryKey(),
+  holder: varchar('holder', { length: 64 }).notNull(),
+  leaseUntil: at('lease_until').notNull(),
+  lastRunAt: at('last_run_at'),
+});
+
+/** What the platform told a user (console notice, and SMS where it matters); at most once per dedupe key. */
+export const notifications = pgTable(
+  'notifications',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    kind: varchar('kind', { length: 32 }).notNull(),
+    title: varchar('title', { length: 128 }).notNull(),
+    body: text('body').notNull(),
+    instanceRowId: bigint('instance_row_id', { mode: 'number' }),
+    dedupeKey: varchar('dedupe_key', { length: 128 }).notNull(),
+    /** null: no SMS for this kind; pending / sent / failed otherwise. */
+    smsStatus: varchar('sms_status', { length: 16 }),
+    createdAt: createdAt(),
+    readAt: at('read_at'),
+  },
+  (t) => [uniqueIndex('notifications_dedupe_key').on(t.dedupeKey), index('notifications_owner_idx').on(t.ownerId, t.createdAt)],
+);

@@ -1,0 +1,238 @@
+import { z } from 'zod';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  GPU_MODES,
+  INSTANCE_NAME_MESSAGE,
+  INSTANCE_NAME_PATTERN,
+  INSTANCE_STATUSES,
+  MAX_GPUS_PER_INSTANCE,
+  ROOT_PASSWORD_MESSAGE,
+  ROOT_PASSWORD_PATTERN,
+} from '@slg/shared';
+import type { AppDeps } from '../../deps.js';
+import { principalOf, requireAuthority } from '../../http/auth.js';
+import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
+import { text } from '../../http/fields.js';
+import { once } from '../../http/idempotency.js';
+import { pageQuery, pageSchema } from '../../http/pagination.js';
+import { RentalService } from './service.js';
+import { instanceViewSchema } from './views.js';
+
+const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope, 503: errorEnvelope };
+
+export const instanceIdField = text('实例ID').regex(/^slg-[a-z0-9]{10}$/, '实例ID格式不正确');
+export const hostIdField = text('主机ID').regex(/^[a-z0-9][a-z0-9-]{0,31}$/, '主机ID格式不正确');
+export const gpuNumField = z
+  .number({ error: (issue) => (issue.input === undefined ? '请选择GPU数量' : 'GPU数量必须是整数') })
+  .int('GPU数量必须是整数')
+  .min(1, 'GPU数量至少为1')
+  .max(MAX_GPUS_PER_INSTANCE, `GPU数量不能超过${MAX_GPUS_PER_INSTANCE}`);
+export const chargingRuleField = z
+  .number({ error: (issue) => (issue.input === undefined ? '请选择计费方式' : '计费方式不正确') })
+  .int('计费方式不正确');
+const imageIdField = text('镜像').min(1, '请选择镜像').max(96, '镜像ID过长');
+const nameField = text('实例名称').trim().regex(INSTANCE_NAME_PATTERN, INSTANCE_NAME_MESSAGE);
+const modeField = z.enum(GPU_MODES, { error: '开机方式必须是 gpu（有卡）或 nogpu（无卡模式）' }).default('gpu');
+const statusFilter = z.enum(INSTANCE_STATUSES.map((item) => item.value) as [string, ...string[]], { error: '实例状态不正确' });
+
+const prepayResult = z.object({
+  amount: z.number().int().describe('每小时费用（分）'),
+  discount: z.number().int(),
+  payable: z.number().int().describe('创建时余额至少需要覆盖的金额（分）：按量计费为1小时费用'),
+  pricePerGpuFen: z.number().int(),
+  unit: z.string(),
+  balanceRequired: z.number().int(),
+});
+const created = z.object({ instanceId: z.string(), rentalId: z.number().int(), rentalUid: z.string(), orderId: z.string().describe('订单号') });
+
+export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
+  const rental = new RentalService(deps);
+  // Before validation, so a caller without the authority learns nothing about the body's rules.
+  const containers = { preValidation: requireAuthority('CONTAINER') };
+  const tags = ['容器实例'];
+
+  app.get(
+    '/rental',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '容器实例列表（不含已释放）',
+        querystring: pageQuery.extend({ status: statusFilter.optional(), name: text('实例名称').trim().max(64, '实例名称过长').optional() }),
+        response: { 200: envelopeOf(pageSchema(instanceViewSchema)), ...errors },
+      },
+    },
+    async (request) => ok(await rental.list(principalOf(request), request.query)),
+  );
+
+  app.get(
+    '/rental/summary',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '实例数量（按状态）与运行中实例每小时费用，供总览',
+        response: {
+          200: envelopeOf(z.object({ total: z.number().int(), byStatus: z.record(z.string(), z.number().int()), runningCostPerHourFen: z.number().int() })),
+          ...errors,
+        },
+      },
+    },
+    async (request) => ok(await rental.summary(principalOf(request))),
+  );
+
+  app.get(
+    '/rental/detail',
+    { ...containers, schema: { tags, summary: '单个实例', querystring: z.object({ instanceId: instanceIdField }), response: { 200: envelopeOf(instanceViewSchema), ...errors } } },
+    async (request) => ok(await rental.get(principalOf(request), request.query.instanceId)),
+  );
+
+  app.get(
+    '/rental/events',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '实例事件（最近100条）',
+        querystring: z.object({ instanceId: instanceIdField }),
+        response: {
+          200: envelopeOf(
+            z.array(
+              z.object({
+                type: z.string(),
+                fromStatus: z.string().nullable(),
+                toStatus: z.string().nullable(),
+                detail: z.string().nullable(),
+                byPlatform: z.boolean(),
+                createdAt: z.string(),
+              }),
+            ),
+          ),
+          ...errors,
+        },
+      },
+    },
+    async (request) => ok(await rental.events(principalOf(request), request.query.instanceId)),
+  );
+
+  app.post(
+    '/rental/prepay',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '创建前询价：按量计费返回每小时费用与余额需覆盖的金额',
+        body: z.object({ hostId: hostIdField, gpuNum: gpuNumField, chargingRuleId: chargingRuleField, rentAmount: z.number().int().min(1).optional() }),
+        response: { 200: envelopeOf(prepayResult), ...errors },
+      },
+    },
+    async (request) => ok(await rental.prepay(principalOf(request), request.body)),
+  );
+
+  app.post(
+    '/rental',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '创建容器实例（按量计费：余额需覆盖1小时费用；支持 Idempotency-Key）',
+        body: z.object({
+          hostId: hostIdField,
+          gpuNum: gpuNumField,
+          imageId: imageIdField,
+          chargingRuleId: chargingRuleField,
+          rentAmount: z.number().int().min(1).optional(),
+          name: nameField.optional(),
+        }),
+        response: { 200: envelopeOf(created), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const result = await once(deps, request, reply, async (tx) => ok(await rental.create(tx, principalOf(request), request.body)));
+      deps.compute.wake();
+      return result;
+    },
+  );
+
+  app.post(
+    '/rental/power_on',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '开机：gpu 有卡（重新占用GPU，不足时返回 主机GPU不足）或 nogpu 无卡模式',
+        body: z.object({ instanceId: instanceIdField, mode: modeField }),
+        response: { 200: envelopeOf(instanceViewSchema), ...errors },
+      },
+    },
+    async (request) => ok(await rental.powerOn(principalOf(request), request.body)),
+  );
+
+  app.post(
+    '/rental/power_off',
+    {
+      ...containers,
+      schema: { tags, summary: '关机（立即停止计费；按量实例的GPU归还主机）', body: z.object({ instanceId: instanceIdField }), response: { 200: envelopeOf(instanceViewSchema), ...errors } },
+    },
+    async (request) => ok(await rental.powerOff(principalOf(request), request.body)),
+  );
+
+  app.post(
+    '/rental/update_pwd',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '修改实例 root 密码（实例运行中）',
+        body: z.object({ instanceId: instanceIdField, password: text('密码').regex(ROOT_PASSWORD_PATTERN, ROOT_PASSWORD_MESSAGE) }),
+        response: { 200: emptyEnvelope, ...errors },
+      },
+    },
+    async (request) => {
+      await rental.updatePassword(principalOf(request), request.body);
+      return ok(null);
+    },
+  );
+
+  app.get(
+    '/rental/password',
+    {
+      ...containers,
+      schema: { tags, summary: '查看实例 root 密码', querystring: z.object({ instanceId: instanceIdField }), response: { 200: envelopeOf(z.object({ password: z.string() })), ...errors } },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return ok(await rental.revealPassword(principalOf(request), request.query.instanceId));
+    },
+  );
+
+  app.put(
+    '/rental/name',
+    {
+      ...containers,
+      schema: { tags, summary: '修改实例名称', body: z.object({ instanceId: instanceIdField, name: nameField }), response: { 200: envelopeOf(instanceViewSchema), ...errors } },
+    },
+    async (request) => ok(await rental.rename(principalOf(request), request.body)),
+  );
+
+  app.delete(
+    '/rental',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '释放实例（须已关机；系统盘与数据盘数据将被删除，不可恢复）',
+        querystring: z.object({
+          instanceId: instanceIdField,
+          rentalId: z.coerce.number({ error: '租用记录ID必须是数字' }).int().positive().optional(),
+          elastic: z.enum(['true', 'false'], { error: 'elastic 必须是 true 或 false' }).optional(),
+        }),
+        response: { 200: emptyEnvelope, ...errors },
+      },
+    },
+    async (request) => {
+      await rental.release(principalOf(request), request.query);
+      return ok(null);
+    },
+  );
+};

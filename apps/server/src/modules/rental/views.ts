@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { INSTANCE_OPERATIONS, INSTANCE_STATUSES, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, type GpuMode } from '@slg/shared';
+import type { hosts, instances } from '../../db/schema/index.js';
+import { hourlyRateFen, type PriceSource } from './pricing.js';
+
+type InstanceRow = typeof instances.$inferSelect;
+type HostRow = typeof hosts.$inferSelect;
+
+const statusValues = INSTANCE_STATUSES.map((item) => item.value) as [string, ...string[]];
+const operationValues = INSTANCE_OPERATIONS.map((item) => item.value) as [string, ...string[]];
+
+export const instanceViewSchema = z.object({
+  instanceId: z.string().describe('实例ID，如 slg-k3m9x2p7qa'),
+  rentalId: z.number().int().describe('租用记录ID'),
+  rentalUid: z.string().describe('租用记录UID（订单的资源ID）'),
+  name: z.string(),
+  status: z.enum(statusValues).describe('运行状态（/meta/instance_status）'),
+  operation: z.enum(operationValues).nullable().describe('正在进行的操作：create 创建中、power_on 开机中、power_off 关机中、release 释放中'),
+  statusReason: z.string().nullable().describe('平台改变状态的原因，如欠费关机、主机故障'),
+  health: z.enum(['Normal', 'Abnormal']),
+  hostId: z.string(),
+  hostName: z.string(),
+  zoneId: z.string(),
+  zoneName: z.string(),
+  gpuModelId: z.string(),
+  gpuModelName: z.string(),
+  gpuNum: z.number().int(),
+  gpuMode: z.enum(['gpu', 'nogpu']).describe('gpu 有卡，nogpu 无卡模式'),
+  cpuCores: z.number().int(),
+  memoryGb: z.number().int(),
+  dataDiskGb: z.number().int(),
+  chargingRuleId: z.number().int(),
+  imageId: z.string(),
+  imageName: z.string(),
+  sshCommand: z.string().nullable().describe('运行后可用，如 ssh -p 32101 root@bj-a.connect.example.com'),
+  priceFen: z.number().int().describe('按量计费每小时价格（分）：有卡为 GPU 单价 × 卡数，无卡模式为无卡价格'),
+  gpuPriceFen: z.number().int().describe('有卡开机时每小时价格（分）'),
+  noGpuPriceFen: z.number().int().describe('无卡模式每小时价格（分）'),
+  runStartedAt: z.string().nullable().describe('本次计费运行开始时间'),
+  poweredOffAt: z.string().nullable(),
+  releaseAt: z.string().nullable().describe('持续关机将被自动释放的时间'),
+  createdAt: z.string(),
+});
+export type InstanceView = z.infer<typeof instanceViewSchema>;
+
+export interface InstanceViewSource {
+  instance: InstanceRow;
+  host: Pick<HostRow, 'name' | 'cpuPerGpu' | 'memoryGbPerGpu' | 'usagePriceFen' | 'dayPriceFen' | 'weekPriceFen' | 'monthPriceFen'>;
+  zoneName: string;
+  gpuModelName: string;
+  modelPricePerHourFen: number;
+  imageName: string | null;
+  noGpuPriceFen: number;
+  autoReleaseMs: number;
+}
+
+export function priceSourceOf(host: InstanceViewSource['host'], modelPricePerHourFen: number): PriceSource {
+  return {
+    modelPricePerHourFen,
+    usagePriceFen: host.usagePriceFen,
+    dayPriceFen: host.dayPriceFen,
+    weekPriceFen: host.weekPriceFen,
+    monthPriceFen: host.monthPriceFen,
+  };
+}
+
+export function toInstanceView(source: InstanceViewSource): InstanceView {
+  const { instance, host } = source;
+  const mode: GpuMode = instance.gpuMode === 'nogpu' ? 'nogpu' : 'gpu';
+  const prices = priceSourceOf(host, source.modelPricePerHourFen);
+  const gpuPriceFen = hourlyRateFen(prices, instance.gpuNum, 'gpu', source.noGpuPriceFen);
+  const running = instance.status === 'PoweredOn' || instance.status === 'PoweredOnNoGPU';
+  const ssh = instance.sshHost && instance.sshPort ? `ssh -p ${instance.sshPort} root@${instance.sshHost}` : null;
+  return {
+    instanceId: instance.instanceId,
+    rentalId: instance.id,
+    rentalUid: instance.uid,
+    name: instance.name,
+    status: instance.status,
+    operation: instance.operation,
+    statusReason: instance.statusReason,
+    health: instance.status === 'Error' || instance.status === 'OutOfConnection' ? 'Abnormal' : 'Normal',
+    hostId: instance.hostId,
+    hostName: host.name,
+    zoneId: instance.zoneId,
+    zoneName: source.zoneName,
+    gpuModelId: instance.gpuModelId,
+    gpuModelName: source.gpuModelName,
+    gpuNum: instance.gpuNum,
+    gpuMode: mode,
+    cpuCores: mode === 'nogpu' && running ? NO_GPU_CPU_CORES : host.cpuPerGpu * instance.gpuNum,
+    memoryGb: mode === 'nogpu' && running ? NO_GPU_MEMORY_GB : host.memoryGbPerGpu * instance.gpuNum,
+    dataDiskGb: instance.dataDiskGb,
+    chargingRuleId: instance.chargingRuleId,
+    imageId: instance.imageId,
+    imageName: source.imageName ?? instance.imageId,
+    sshCommand: running ? ssh : null,
+    priceFen: hourlyRateFen(prices, instance.gpuNum, mode, source.noGpuPriceFen),
+    gpuPriceFen,
+    noGpuPriceFen: source.noGpuPriceFen,
+    runStartedAt: instance.runStartedAt?.toISOString() ?? null,
+    poweredOffAt: instance.poweredOffAt?.toISOString() ?? null,
+    releaseAt:
+      instance.status === 'PoweredOff' && instance.poweredOffAt
+        ? new Date(instance.poweredOffAt.getTime() + source.autoReleaseMs).toISOString()
+        : null,
+    createdAt: instance.createdAt.toISOString(),
+  };
+}
