@@ -51,8 +51,17 @@ function firstLoadKeys(manifest, modules) {
   const seen = new Set();
   const visit = (key) => {
     if (seen.has(key)) return;
-    const chunk = manifest[key];
-    if (!chunk) throw new Error(`${key} is not in the build manifest`);
+    let chunk = manifest[key];
+    if (!chunk) {
+      // A module merged into a code-splitting group (vite.config.ts: the console's `shell`) has no key
+      // of its own; it loads with that group's chunk.
+      if (!existsSync(join(root, 'apps/web', key))) throw new Error(`${key} is not in the build manifest`);
+      const groupKey = Object.keys(manifest).find((candidate) => manifest[candidate].name === 'shell');
+      if (!groupKey) throw new Error(`${key} is not in the build manifest and no shell chunk exists`);
+      key = groupKey;
+      if (seen.has(key)) return;
+      chunk = manifest[key];
+    }
     seen.add(key);
     for (const imported of chunk.imports ?? []) visit(imported);
   };

@@ -25,7 +25,7 @@ test('a visitor registers, signs out and in, keeps the session, and the console 
 
   await test.step('the overview shows a balance of ¥0.00', async () => {
     await page.goto('/ctrl-overview/overview');
-    await expect(page.getByLabel('账户余额')).toHaveText('¥0.00');
+    await expect(page.getByRole('status', { name: '账户余额' })).toHaveText('¥0.00');
     await expect(page).toHaveTitle(/算力港/);
   });
 
@@ -40,10 +40,10 @@ test('a visitor registers, signs out and in, keeps the session, and the console 
     await page.goto('/login');
     await signInWithPassword(page, telephone, PASSWORD);
     await expect(page).toHaveURL(/\/ctrl-overview\/overview$/);
-    await expect(page.getByLabel('账户余额')).toHaveText('¥0.00');
+    await expect(page.getByRole('status', { name: '账户余额' })).toHaveText('¥0.00');
     await page.reload();
     await expect(page).toHaveURL(/\/ctrl-overview\/overview$/);
-    await expect(page.getByLabel('账户余额')).toHaveText('¥0.00');
+    await expect(page.getByRole('status', { name: '账户余额' })).toHaveText('¥0.00');
   });
 
   await test.step('an expired access token is refreshed without the user noticing', async () => {
@@ -69,7 +69,7 @@ test('a visitor registers, signs out and in, keeps the session, and the console 
     await page.reload();
     await refreshed;
     await expect(page).toHaveURL(/\/ctrl-overview\/overview$/);
-    await expect(page.getByLabel('账户余额')).toHaveText('¥0.00');
+    await expect(page.getByRole('status', { name: '账户余额' })).toHaveText('¥0.00');
     await expect(page.getByText('登录状态已过期')).toHaveCount(0);
     const after = await storedSession(page);
     expect(after.token).not.toBe(expired);
@@ -108,7 +108,7 @@ test('a visitor registers, signs out and in, keeps the session, and the console 
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
-    await expect(page.getByLabel('账户余额')).toHaveText('¥0.00');
+    await expect(page.getByRole('status', { name: '账户余额' })).toHaveText('¥0.00');
   });
 });
 
@@ -135,7 +135,7 @@ test('SMS sign-in creates the account and offers to set a password', async ({ pa
   await dialog.getByLabel('确认密码').fill(PASSWORD);
   await dialog.getByRole('button', { name: '确认' }).click();
   await expect(page).toHaveURL(/\/ctrl-overview\/overview$/);
-  await expect(page.getByLabel('账户余额')).toHaveText('¥0.00');
+  await expect(page.getByRole('status', { name: '账户余额' })).toHaveText('¥0.00');
 
   // The password just set works for a password sign-in.
   const login = await request.post('/api/v1/auth/login', { data: { telephone, password: PASSWORD, countryCode: 86 } });

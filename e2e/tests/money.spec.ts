@@ -21,7 +21,7 @@ test('recharge ¥100 through the sandbox gateway, see it everywhere, redeem a co
   await page.goto('/login?redirect=%2Fctrl-cost-center%2Fcost-center%2Frecharge');
   await signInWithPassword(page, telephone, DEFAULT_PASSWORD);
   await expect(page).toHaveURL(/\/ctrl-cost-center\/cost-center\/recharge$/);
-  await expect(page.getByLabel('账户余额')).toHaveText('¥0.00');
+  await expect(page.getByRole('status', { name: '账户余额' })).toHaveText('¥0.00');
 
   await test.step('recharge ¥100 by WeChat Pay through the sandbox gateway', async () => {
     await page.getByLabel('充值金额').fill('100');
@@ -35,7 +35,7 @@ test('recharge ¥100 through the sandbox gateway, see it everywhere, redeem a co
     await expect(gateway.getByRole('heading', { name: '支付成功' })).toBeVisible();
     await gateway.close();
     await expect(page.getByText('充值成功')).toBeVisible();
-    await expect(page.getByLabel('账户余额')).toHaveText('¥100.00');
+    await expect(page.getByRole('status', { name: '账户余额' })).toHaveText('¥100.00');
   });
 
   await test.step('the recharge record and the income details show it', async () => {
@@ -52,7 +52,7 @@ test('recharge ¥100 through the sandbox gateway, see it everywhere, redeem a co
     await page.getByLabel('兑换码').fill(code.toLowerCase());
     await page.getByRole('button', { name: '兑换', exact: true }).click();
     await expect(page.getByText('兑换成功')).toBeVisible();
-    await expect(page.getByLabel('账户余额')).toHaveText('¥120.00');
+    await expect(page.getByRole('status', { name: '账户余额' })).toHaveText('¥120.00');
   });
 
   await test.step('fill in invoice information and request an invoice for the recharge', async () => {
@@ -96,7 +96,7 @@ test('pending payments are live and recoverable: pay later from 充值记录, ca
   await page.goto('/login?redirect=%2Fctrl-cost-center%2Fcost-center%2Frecharge');
   await signInWithPassword(page, telephone, DEFAULT_PASSWORD);
   await expect(page).toHaveURL(/\/ctrl-cost-center\/cost-center\/recharge$/);
-  const balance = page.getByLabel('账户余额');
+  const balance = page.getByRole('status', { name: '账户余额' });
   await expect(balance).toHaveText('¥0.00');
   // Set on the page's window: still there afterwards means the page was never reloaded.
   const markNoReload = () => page.evaluate(() => Object.assign(window, { slgNoReload: true }));

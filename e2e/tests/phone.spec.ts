@@ -94,8 +94,8 @@ test.describe('phone width (390×844)', () => {
   test('the sidebar is a drawer that navigates and closes; balance, colour mode and 退出登录 stay reachable', async ({ page }) => {
     await settled(page);
     // No sidebar column beside the page at this width.
-    await expect(page.locator('.ant-layout-sider')).toHaveCount(0);
-    await expect(page.getByLabel('账户余额')).toBeVisible();
+    await expect(page.locator('.slg-dashboard-sider')).toHaveCount(0);
+    await expect(page.getByRole('status', { name: '账户余额' })).toBeVisible();
     await expect(page.getByRole('button', { name: '颜色模式' })).toBeVisible();
 
     await page.getByRole('button', { name: '打开菜单' }).click();

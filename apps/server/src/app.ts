@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
@@ -83,19 +83,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   registerErrorHandling(app);
 
   const webConsole = options.serveWeb ? await registerWebConsole(app, config) : null;
-  const inlineScriptHash = webConsole
-    ? (() => {
-        const match = /<script>(window\.__SLG_CONFIG__=[^<]*)<\/script>/.exec(webConsole.html);
-        return match?.[1] ? `'sha256-${createHash('sha256').update(match[1]).digest('base64')}'` : undefined;
-      })()
-    : undefined;
 
   // A vendor captcha (HUMAN_CHECK_PROVIDER=aliyun|tencent) loads its script and frames from its own hosts.
   const humanCheckSources = humanCheckContentSources(config.humanCheck.provider);
   registerSecurityHeaders(app, {
     contentSecurityPolicy: {
       directives: {
-        scriptSrc: ["'self'", ...(inlineScriptHash ? [inlineScriptHash] : []), ...humanCheckSources.scriptSrc],
+        scriptSrc: ["'self'", ...(webConsole?.inlineScriptHashes ?? []), ...humanCheckSources.scriptSrc],
         imgSrc: ["'self'", 'data:', 'blob:', ...humanCheckSources.imgSrc],
         connectSrc: ["'self'", ...humanCheckSources.connectSrc],
         frameSrc: ["'self'", ...humanCheckSources.frameSrc],

@@ -4,6 +4,8 @@ import { RouterProvider } from 'react-router/dom';
 import { createQueryClient } from './api/queryClient';
 import { createAppRouter } from './router/router';
 import { wireApiClient } from './session/wiring';
+import './styles/theme.css';
+import './ui/ui.css';
 import './styles/global.css';
 import { AppProviders } from './theme/AppProviders';
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,8 @@ import { createTestApp, type TestApp } from '../../test/helpers.js';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(2000))});`;
 const SCRIPT_BR = brotliCompressSync(Buffer.from(`${SCRIPT}//br`));
 const SCRIPT_GZ = gzipSync(Buffer.from(`${SCRIPT}//gz`));
+// An inline script of the build itself (the console's colour-mode boot).
+const BOOT_SCRIPT = "document.documentElement.dataset.theme='light'";
 // Long enough (> 1 KB) that compressing the page is worth it.
 const PAGE_FILLER = `<p>${'算力港 GPU 云 '.repeat(120)}</p>`;
 
@@ -20,7 +23,7 @@ beforeAll(async () => {
   mkdirSync(join(dist, '.vite'));
   writeFileSync(
     join(dist, 'index.html'),
-    `<!doctype html><html><head><title>placeholder</title><!--slg-config--><script type="module" src="/assets/app-1.js"></script></head><body><div id="root">${PAGE_FILLER}</div></body></html>`,
+    `<!doctype html><html><head><title>placeholder</title><!--slg-config--><script>${BOOT_SCRIPT}</script><script type="module" src="/assets/app-1.js"></script></head><body><div id="root">${PAGE_FILLER}</div></body></html>`,
   );
   writeFileSync(join(dist, 'index.html.br'), 'the raw template, never served');
   writeFileSync(join(dist, 'assets', 'app-1.js'), SCRIPT);
@@ -54,9 +57,13 @@ describe('serving the console', () => {
     }
   });
 
-  it('allows exactly the injected inline script in the content security policy', async () => {
+  it('allows exactly the inline scripts of the page in the content security policy', async () => {
     const page = await t.app.inject({ method: 'GET', url: '/' });
-    expect(page.headers['content-security-policy']).toMatch(/script-src 'self' 'sha256-[A-Za-z0-9+/=]+'/);
+    const scripts = [...page.body.matchAll(/<script>([^<]*)<\/script>/g)].map((match) => match[1] ?? '');
+    expect(scripts).toHaveLength(2);
+    const hashes = scripts.map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`);
+    const scriptSrc = /script-src ([^;]*)/.exec(String(page.headers['content-security-policy']))?.[1]?.split(' ');
+    expect(scriptSrc).toEqual(["'self'", ...hashes]);
   });
 
   it('sends the page brotli-compressed when accepted, gzip otherwise, plain when neither', async () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
@@ -13,6 +14,8 @@ type PageEncoding = (typeof PAGE_ENCODINGS)[number];
 export interface WebConsole {
   /** index.html with the runtime config and the app title injected. */
   html: string;
+  /** CSP sources (`'sha256-…'`) of the page's inline scripts: the runtime config and the colour-mode boot. */
+  inlineScriptHashes: string[];
   /** Sends the console page in the encoding the browser accepts (br, gzip or none), revalidated on every visit. */
   sendPage(request: FastifyRequest, reply: FastifyReply): FastifyReply;
 }
@@ -29,6 +32,9 @@ export async function registerWebConsole(app: FastifyInstance, config: Config): 
   const html = readFileSync(indexFile, 'utf8')
     .replace('<!--slg-config-->', `<script>window.__SLG_CONFIG__=${browserConfig}</script>`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapedTitle}</title>`);
+  const inlineScriptHashes = [...html.matchAll(/<script>([^<]*)<\/script>/g)].map(
+    (match) => `'sha256-${createHash('sha256').update(match[1] ?? '').digest('base64')}'`,
+  );
   // The page is the same for every route: compressed once here, at the build's levels.
   const htmlBytes = Buffer.from(html, 'utf8');
   const compressedPage: Record<PageEncoding, Buffer> = {
@@ -64,5 +70,5 @@ export async function registerWebConsole(app: FastifyInstance, config: Config): 
   };
   app.get('/index.html', { config: { public: true }, schema: { hide: true } }, (request, reply) => sendPage(request, reply));
 
-  return { html, sendPage };
+  return { html, inlineScriptHashes, sendPage };
 }

@@ -1,22 +1,21 @@
-import type { App } from 'antd';
-import { message as staticMessage } from 'antd';
 import { TOAST_DURATION_MS, TOAST_OFFSET_PX } from '@slg/shared';
+import { toaster, type ToastConfig } from '../ui/Toaster';
 
-/** Toast options of spec §9: 3000 ms, 16 px from the top. antd takes the duration in seconds. */
+/** Toast options of spec §9: 3000 ms, 16 px from the top (the duration in seconds). */
 export const TOAST_CONFIG = { duration: TOAST_DURATION_MS / 1000, top: TOAST_OFFSET_PX } as const;
 
-type MessageInstance = ReturnType<typeof App.useApp>['message'];
-/** What the toasts need of antd's message API (the static one or the one of `App.useApp()`). */
-export type ToastApi = Pick<MessageInstance, 'open' | 'destroy'>;
+/** What the toasts need of a toast host: show one under a key, close one by key. */
+export interface ToastApi {
+  open(config: ToastConfig): void;
+  destroy(key: string): void;
+}
 export type ToastKind = 'error' | 'success' | 'info' | 'warning';
 
-staticMessage.config(TOAST_CONFIG);
-
-let instance: ToastApi = staticMessage;
+let instance: ToastApi = toaster;
 
 /**
- * The console registers the context-aware instance of `App.useApp()` here so toasts follow the theme;
- * until then the static `message` API is used.
+ * The host the toasts go to: ui/Toaster (mounted by the app's root) unless a test puts its own here.
+ * It needs no antd, so the public and sign-in pages show toasts without loading antd.
  */
 export function setToastInstance(next: ToastApi): void {
   instance = next;
@@ -46,7 +45,7 @@ function show(kind: ToastKind, text: string): void {
   const key = keyOf(kind, text);
   openKeys.add(key);
   markFresh(key);
-  void instance.open({
+  instance.open({
     key,
     type: kind,
     content: text,

@@ -1,25 +1,25 @@
-import { Button, Form, type FormInstance } from 'antd';
 import type { ReactNode } from 'react';
+import type { FormApi } from '../forms/useForm';
+import { Button } from '../ui/Button';
 
-interface AuthFormProps<Values> {
-  form: FormInstance<Values>;
-  name: string;
+interface AuthFormProps<Values extends object> {
+  form: FormApi<Values>;
   onFinish: (values: Values) => void;
   submitting: boolean;
   submitText: string;
   children: ReactNode;
 }
 
-/** A form of the account pages: vertical, large, no required marks, with its full-width submit button last. */
-export function AuthForm<Values>({ form, name, onFinish, submitting, submitText, children }: AuthFormProps<Values>) {
+/** A form of the account pages: fields with their labels above, and the full-width submit button last. */
+export function AuthForm<Values extends object>({ form, onFinish, submitting, submitText, children }: AuthFormProps<Values>) {
   return (
-    <Form form={form} name={name} layout="vertical" requiredMark={false} onFinish={onFinish} size="large">
+    <form id={form.name} className="slg-auth-form" noValidate onSubmit={form.handleSubmit(onFinish)}>
       {children}
-      <Form.Item>
-        <Button type="primary" htmlType="submit" block loading={submitting}>
+      <div className="slg-field">
+        <Button variant="primary" htmlType="submit" size="large" block loading={submitting}>
           {submitText}
         </Button>
-      </Form.Item>
-    </Form>
+      </div>
+    </form>
   );
 }

@@ -1,4 +1,4 @@
-import { CheckCircleFilled } from '@ant-design/icons';
+import { CheckCircleFilled } from '../ui/icons';
 import type { ReactNode } from 'react';
 import { config } from '../config';
 import { Logo } from './Logo';

@@ -1,6 +1,8 @@
-import { Alert, Button, Modal, Spin, Typography } from 'antd';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { fetchHumanCheckChallenge, type HumanCheckChallenge } from '../api/auth';
+import { Button } from '../ui/Button';
+import { Dialog } from '../ui/Dialog';
+import { Alert, Spinner } from '../ui/feedback';
 import { COMPONENT_TEXTS } from './texts';
 import './HumanCheckDialog.css';
 
@@ -120,18 +122,18 @@ export function HumanCheckDialog({ open, failed, onSolved, onCancel }: HumanChec
   const showError = useCallback(() => setStage({ kind: 'error' }), []);
 
   return (
-    <Modal open={open} title={T.title} onCancel={onCancel} footer={null} destroyOnHidden width={380} centered>
-      <Typography.Paragraph type="secondary">{T.intro}</Typography.Paragraph>
-      {failed ? <Alert type="warning" showIcon title={T.failed} className="slg-human-check-failed" /> : null}
+    <Dialog open={open} title={T.title} onClose={onCancel} width={380}>
+      <p className="slg-muted">{T.intro}</p>
+      {failed ? <Alert type="warning" title={T.failed} className="slg-human-check-failed" /> : null}
       {stage.kind === 'loading' ? (
-        <Spin description={T.loading}>
-          <div className="slg-human-check-widget" />
-        </Spin>
+        <div className="slg-human-check-widget slg-human-check-loading" role="status">
+          <Spinner />
+          <span>{T.loading}</span>
+        </div>
       ) : null}
       {stage.kind === 'error' ? (
         <Alert
           type="error"
-          showIcon
           title={T.loadFailed}
           action={
             <Button size="small" onClick={reload}>
@@ -146,6 +148,6 @@ export function HumanCheckDialog({ open, failed, onSolved, onCancel }: HumanChec
       {stage.kind === 'ready' && stage.challenge.provider !== 'altcha' ? (
         <VendorCheck challenge={stage.challenge} onSolved={onSolved} onCancel={onCancel} onError={showError} />
       ) : null}
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,4 +1,4 @@
-import { Button } from 'antd';
+import { Button } from '../ui/Button';
 import { COMPONENT_TEXTS } from './texts';
 
 interface SmsCodeButtonProps {
@@ -11,7 +11,7 @@ interface SmsCodeButtonProps {
 export function SmsCodeButton({ remaining, sending, onClick }: SmsCodeButtonProps) {
   const waiting = remaining > 0;
   return (
-    <Button onClick={onClick} loading={sending} disabled={waiting} className="slg-sms-button">
+    <Button size="large" onClick={onClick} loading={sending} disabled={waiting} className="slg-sms-button">
       {waiting ? COMPONENT_TEXTS.sms.resend(remaining) : COMPONENT_TEXTS.sms.send}
     </Button>
   );

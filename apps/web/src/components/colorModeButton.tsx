@@ -1,4 +1,4 @@
-import { DesktopOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
+import { DesktopOutlined, MoonOutlined, SunOutlined } from '../ui/icons';
 import type { ReactNode } from 'react';
 import type { ColorModePreference } from '../stores/colorMode';
 import { COMPONENT_TEXTS } from './texts';

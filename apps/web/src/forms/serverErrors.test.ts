@@ -16,21 +16,21 @@ function failing(code: number, rspmsg: string) {
 describe('applyServerError', () => {
   it('puts an error of a mapped code on its field, and the client shows no toast for it', async () => {
     const { notify, client } = failing(40010, '验证码错误');
-    const form = { setFields: vi.fn() };
+    const form = { setError: vi.fn() };
     const placed = await client.request({ url: '/auth/register', method: 'POST' }).catch((error: unknown) => applyServerError(form, error, { 40010: 'code' }));
     await nextTask();
     expect(placed).toBe(true);
-    expect(form.setFields).toHaveBeenCalledWith([{ name: 'code', errors: ['验证码错误'] }]);
+    expect(form.setError).toHaveBeenCalledWith('code', '验证码错误');
     expect(notify).not.toHaveBeenCalled();
   });
 
   it('leaves any other error to one toast, and no field', async () => {
     const { notify, client } = failing(50000, '服务繁忙');
-    const form = { setFields: vi.fn() };
+    const form = { setError: vi.fn() };
     const placed = await client.request({ url: '/auth/register', method: 'POST' }).catch((error: unknown) => applyServerError(form, error, { 40010: 'code' }));
     await nextTask();
     expect(placed).toBe(false);
-    expect(form.setFields).not.toHaveBeenCalled();
+    expect(form.setError).not.toHaveBeenCalled();
     expect(notify).toHaveBeenCalledTimes(1);
     expect(notify).toHaveBeenCalledWith('服务繁忙');
   });

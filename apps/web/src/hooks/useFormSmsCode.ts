@@ -1,11 +1,11 @@
 import type { SmsCodeType } from '@slg/shared';
-import type { FormInstance } from 'antd';
 import { applyServerError, type ServerErrorFields } from '../forms/serverErrors';
+import type { FormApi } from '../forms/useForm';
 import { useSmsCode } from './useSmsCode';
 
 /** Sends the SMS codes of a form with a `telephone` field; a failure to send goes on its field. */
-export function useFormSmsCode<Values extends { telephone: string }, Field extends string>(
-  form: FormInstance<Values>,
+export function useFormSmsCode<Values extends { telephone: string }, Field extends keyof Values & string>(
+  form: FormApi<Values>,
   type: SmsCodeType,
   fields: ServerErrorFields<Field>,
 ) {
@@ -23,9 +23,10 @@ export function useFormSmsCode<Values extends { telephone: string }, Field exten
 
   /** Validates the `telephone` field, then sends to it; never rejects (errors are on the fields). */
   async function sendToTelephone(): Promise<void> {
+    const values = form.validate(['telephone']);
+    if (!values) return;
     try {
-      const { telephone } = await form.validateFields(['telephone']);
-      await send(telephone);
+      await send(values.telephone);
     } catch {
       // Shown on the fields already.
     }

@@ -1,9 +1,10 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Form } from 'antd';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { configureApiClient } from '../api/client';
-import { SmsCodeFormItem } from '../components/SmsCodeFormItem';
-import { TelephoneFormItem } from '../components/TelephoneFormItem';
+import { SmsCodeField } from '../components/SmsCodeField';
+import { TelephoneField } from '../components/TelephoneField';
+import { smsCodeRules, telephoneRules } from '../forms/rules';
+import { useForm } from '../forms/useForm';
 import { useFormSmsCode } from './useFormSmsCode';
 
 // The real widget needs Web Workers and Web Crypto in a browser; its lazy module is replaced here and
@@ -17,13 +18,13 @@ vi.mock('../components/altchaWidget', () => {
 const SEND_FIELDS = { 40000: 'telephone', 42901: 'telephone', 42902: 'telephone' } as const;
 
 function Harness() {
-  const [form] = Form.useForm<{ telephone: string; code: string }>();
+  const form = useForm({ name: 'sms', initialValues: { telephone: '', code: '' }, rules: { telephone: telephoneRules, code: smsCodeRules } });
   const sms = useFormSmsCode(form, 'login', SEND_FIELDS);
   return (
-    <Form form={form}>
-      <TelephoneFormItem autoComplete="tel-national" />
-      <SmsCodeFormItem sms={sms} />
-    </Form>
+    <form>
+      <TelephoneField form={form} autoComplete="tel-national" />
+      <SmsCodeField form={form} sms={sms} />
+    </form>
   );
 }
 
@@ -32,7 +33,7 @@ const envelope = (status: number, code: number, result: unknown, rspmsg = 'succe
 
 const challenge = { provider: 'altcha', altcha: { parameters: { algorithm: 'PBKDF2/SHA-256', nonce: 'ab', salt: 'cd' }, signature: 'sig' } };
 
-// The first render of antd in a test file is slow on a busy machine.
+// The first render in a test file is slow on a busy machine.
 vi.setConfig({ testTimeout: 20_000 });
 
 describe('sending an SMS code', () => {

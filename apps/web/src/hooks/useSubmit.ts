@@ -1,13 +1,12 @@
-import type { FormInstance } from 'antd';
 import { useState } from 'react';
-import { applyServerError, type ServerErrorFields } from '../forms/serverErrors';
+import { applyServerError, type FieldErrorTarget, type ServerErrorFields } from '../forms/serverErrors';
 
 /**
  * Runs `action` with the form's values while `submitting` is true; a server error of a mapped code
- * goes on its field (the client has shown the toast). `onFinish` never rejects.
+ * goes on its field (any other keeps the client's toast). `onFinish` never rejects.
  */
 export function useSubmit<Values, Field extends string>(
-  form: FormInstance<Values>,
+  form: FieldErrorTarget<Field>,
   fields: ServerErrorFields<Field>,
   action: (values: Values) => Promise<void>,
 ) {

@@ -1,7 +1,4 @@
-import { ReloadOutlined } from '@ant-design/icons';
 import { formatYuan } from '@slg/shared';
-import { Button, Spin, Tooltip, Typography } from 'antd';
-import { useNavigate } from 'react-router';
 import { useQuery } from '@tanstack/react-query';
 import { fetchBalance } from '../api/account';
 import { queryKeys } from '../api/queryKeys';
@@ -9,21 +6,27 @@ import { visibleTo } from '../router/menus';
 import { findRoute } from '../router/routes';
 import { sessionSnapshot } from '../session/session';
 import { useUserStore } from '../stores/user';
+import { Button, ButtonLink } from '../ui/Button';
+import { Spinner } from '../ui/feedback';
+import { ReloadOutlined } from '../ui/icons';
+import { Tooltip } from '../ui/Tooltip';
 import { LAYOUT_TEXTS } from './texts';
 
 const T = LAYOUT_TEXTS.dashboard;
 const RECHARGE_PATH = '/ctrl-cost-center/cost-center/recharge';
 
-/** 充值 next to the balance, when the recharge page exists and the session may open it. */
+/**
+ * 充值 next to the balance, when the recharge page exists and the session may open it. An outlined
+ * button in the primary *text* colour, which keeps 4.5:1 against the header in dark mode too.
+ */
 function RechargeButton() {
-  const navigate = useNavigate();
   const state = useUserStore();
   const route = findRoute(RECHARGE_PATH);
   if (!route?.page || !visibleTo(route, sessionSnapshot(state))) return null;
   return (
-    <Button size="small" type="primary" ghost onClick={() => void navigate(RECHARGE_PATH)}>
+    <ButtonLink to={RECHARGE_PATH} size="small" variant="primary" ghost>
       {T.recharge}
-    </Button>
+    </ButtonLink>
   );
 }
 
@@ -36,21 +39,19 @@ export function BalanceIndicator() {
   const balance = useQuery({ queryKey: queryKeys.balance, queryFn: fetchBalance, refetchOnWindowFocus: 'always' });
   return (
     <span className="slg-balance">
-      <Typography.Text type="secondary" className="slg-hide-sm">
-        {T.balanceLabel}
-      </Typography.Text>
+      <span className="slg-balance-label slg-hide-sm">{T.balanceLabel}</span>
       {balance.isPending ? (
-        <Spin size="small" />
+        <Spinner />
       ) : balance.isError ? (
         <Tooltip title={T.balanceFailed}>
-          <Button size="small" type="text" icon={<ReloadOutlined />} aria-label={T.balanceFailed} onClick={() => void balance.refetch()}>
+          <Button size="small" variant="text" icon={<ReloadOutlined />} aria-label={T.balanceFailed} onClick={() => void balance.refetch()}>
             --
           </Button>
         </Tooltip>
       ) : (
-        <Typography.Text strong role="status" aria-label={T.balance} className="slg-balance-amount">
+        <strong role="status" aria-label={T.balance} className="slg-balance-amount">
           {formatYuan(balance.data.totalBalance)}
-        </Typography.Text>
+        </strong>
       )}
       <RechargeButton />
     </span>

@@ -68,14 +68,14 @@ describe('the console at phone width', { timeout: 30_000 }, () => {
     screenOf(true);
     const router = renderConsole();
     expect(await screen.findByText('总览页')).toBeTruthy();
-    expect(document.querySelector('.ant-layout-sider')).toBeNull();
+    expect(document.querySelector('.slg-dashboard-sider')).toBeNull();
     expect(screen.queryByLabelText('收起菜单')).toBeNull();
 
     const opener = screen.getByLabelText('打开菜单');
     expect(opener.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(opener);
     const menu = await screen.findByLabelText('控制台菜单');
-    expect(menu.closest('.ant-drawer')).toBeTruthy();
+    expect(menu.closest('.slg-drawer')).toBeTruthy();
     expect(opener.getAttribute('aria-expanded')).toBe('true');
 
     fireEvent.click(within(menu).getByText('费用中心'));
@@ -102,7 +102,7 @@ describe('the console on a desktop', { timeout: 30_000 }, () => {
     screenOf(false);
     renderConsole();
     expect(await screen.findByText('总览页')).toBeTruthy();
-    const sider = document.querySelector('.ant-layout-sider');
+    const sider = document.querySelector('.slg-dashboard-sider');
     expect(sider).toBeTruthy();
     expect(within(sider as HTMLElement).getByLabelText('控制台菜单')).toBeTruthy();
     expect(screen.getByLabelText('收起菜单')).toBeTruthy();

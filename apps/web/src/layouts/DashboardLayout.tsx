@@ -1,44 +1,68 @@
-import { HomeOutlined, MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from '@ant-design/icons';
-import { Breadcrumb, Button, Drawer, Layout, Menu, Space, theme, type MenuProps } from 'antd';
 import { Suspense, useEffect, useState } from 'react';
-import { Link, Outlet, useLocation, useNavigate } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import { ColorModeSwitch } from '../components/ColorModeSwitch';
 import { Logo } from '../components/Logo';
 import { PageLoading } from '../components/PageLoading';
 import { loginRedirectPath } from '../router/guards';
-import { activeMenuKey, openMenuKeys, sidebarMenu, type MenuEntry } from '../router/menus';
+import { activeMenuKey, openMenuKeys, sidebarMenu } from '../router/menus';
 import { breadcrumbTrail, CONSOLE_HOME_PATH, resolveRoute, type RouteRecord } from '../router/routes';
 import { sessionSnapshot } from '../session/session';
 import { useUserStore } from '../stores/user';
+import { Button, ButtonLink } from '../ui/Button';
+import { Drawer } from '../ui/Drawer';
+import { HomeOutlined, MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from '../ui/icons';
+import { UI_TEXTS } from '../ui/texts';
 import { BalanceIndicator } from './BalanceIndicator';
 import './dashboard.css';
+import { SidebarMenu } from './SidebarMenu';
 import { LAYOUT_TEXTS } from './texts';
-import { useIsPhone } from './useIsPhone';
+import { useIsPhone, useMediaQuery } from './useIsPhone';
 import { useDismissToastsOnLeave } from './useDismissToastsOnLeave';
 import { UserMenu } from './UserMenu';
 
 const T = LAYOUT_TEXTS.dashboard;
 
-function toMenuItems(entries: MenuEntry[]): NonNullable<MenuProps['items']> {
-  return entries.map((entry) =>
-    entry.children
-      ? { key: entry.key, icon: entry.icon, label: entry.label, children: toMenuItems(entry.children) }
-      : { key: entry.key, icon: entry.icon, label: <Link to={entry.key}>{entry.label}</Link> },
+/** Below antd's `lg` breakpoint (992 px) the desktop sidebar starts narrow (icons only). */
+const NARROW_MEDIA_QUERY = '(max-width: 991.98px)';
+
+/** The console menu from the route table, labelled 控制台菜单. */
+function SidebarNav({ route, collapsed, onExpand }: { route: RouteRecord; collapsed?: boolean; onExpand?: () => void }) {
+  const session = sessionSnapshot(useUserStore());
+  return (
+    <nav aria-label={T.sidebar} className="slg-dashboard-nav">
+      <SidebarMenu
+        entries={sidebarMenu(session)}
+        selectedKey={activeMenuKey(route)}
+        defaultOpenKeys={openMenuKeys(route)}
+        collapsed={collapsed}
+        onExpand={onExpand}
+      />
+    </nav>
   );
 }
 
-/** The console menu from the route table, labelled 控制台菜单. */
-function SidebarNav({ items, route, onNavigate }: { items: NonNullable<MenuProps['items']>; route: RouteRecord; onNavigate?: () => void }) {
+/** Where the page sits in the console: 控制台 / its parents / the page. */
+function Breadcrumb({ route }: { route: RouteRecord }) {
+  const trail = breadcrumbTrail(route);
   return (
-    <nav aria-label={T.sidebar}>
-      <Menu
-        mode="inline"
-        items={items}
-        selectedKeys={[activeMenuKey(route)]}
-        defaultOpenKeys={openMenuKeys(route)}
-        className="slg-dashboard-menu"
-        onClick={onNavigate}
-      />
+    <nav aria-label={UI_TEXTS.breadcrumb} className="slg-breadcrumb">
+      <ol>
+        <li>
+          <Link to={CONSOLE_HOME_PATH}>{T.console}</Link>
+        </li>
+        {trail.map((record, index) => (
+          <li key={record.path}>
+            <span className="slg-breadcrumb-separator" aria-hidden="true">
+              /
+            </span>
+            {index < trail.length - 1 && record.page ? (
+              <Link to={record.path}>{record.meta.title}</Link>
+            ) : (
+              <span aria-current={index === trail.length - 1 ? 'page' : undefined}>{record.meta.title}</span>
+            )}
+          </li>
+        ))}
+      </ol>
     </nav>
   );
 }
@@ -46,16 +70,15 @@ function SidebarNav({ items, route, onNavigate }: { items: NonNullable<MenuProps
 /**
  * The console: sidebar from the route table, header with balance, colour mode and account. At phone
  * width the sidebar is a drawer over the page, opened from the header and closed by any navigation.
+ * Plain elements on the theme's CSS variables: antd loads only with the pages that use it.
  */
 export function DashboardLayout() {
-  const { token } = theme.useToken();
   const location = useLocation();
-  const navigate = useNavigate();
   const phone = useIsPhone();
-  const [collapsed, setCollapsed] = useState(false);
+  const narrow = useMediaQuery(NARROW_MEDIA_QUERY);
+  const [collapsed, setCollapsed] = useState(narrow);
   const [drawerOpen, setDrawerOpen] = useState(false);
-  const state = useUserStore();
-  const loggedIn = Boolean(state.token);
+  const loggedIn = useUserStore((state) => Boolean(state.token));
   const route = resolveRoute(location.pathname);
   useDismissToastsOnLeave();
 
@@ -65,38 +88,38 @@ export function DashboardLayout() {
   useEffect(() => {
     if (!phone) setDrawerOpen(false);
   }, [phone]);
+  // Crossing the lg breakpoint collapses or expands the sidebar, like antd's Sider `breakpoint`.
+  useEffect(() => setCollapsed(narrow), [narrow]);
 
-  const items = toMenuItems(sidebarMenu(sessionSnapshot(state)));
-  const trail = breadcrumbTrail(route);
-  const headerStyle = { background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}` };
-
-  const account = [
-    loggedIn ? <BalanceIndicator key="balance" /> : null,
-    <ColorModeSwitch key="colorMode" />,
-    loggedIn ? (
-      <UserMenu key="user" />
-    ) : (
-      <Button key="login" type="primary" onClick={() => navigate(loginRedirectPath(location))}>
-        {T.login}
-      </Button>
-    ),
-  ];
+  const account = (
+    <>
+      {loggedIn ? <BalanceIndicator /> : null}
+      <ColorModeSwitch />
+      {loggedIn ? (
+        <UserMenu />
+      ) : (
+        <ButtonLink to={loginRedirectPath(location)} variant="primary">
+          {T.login}
+        </ButtonLink>
+      )}
+    </>
+  );
 
   const content = (
-    <Layout.Content className="slg-dashboard-content">
+    <main className="slg-dashboard-content">
       <Suspense fallback={<PageLoading />}>
         <Outlet />
       </Suspense>
-    </Layout.Content>
+    </main>
   );
 
   if (phone) {
     return (
-      <Layout className="slg-dashboard slg-dashboard--phone">
-        <Layout.Header className="slg-dashboard-header" style={headerStyle}>
+      <div className="slg-dashboard slg-dashboard--phone">
+        <header className="slg-dashboard-header">
           <div className="slg-dashboard-header-left">
             <Button
-              type="text"
+              variant="text"
               icon={<MenuOutlined />}
               aria-label={T.openMenu}
               aria-haspopup="dialog"
@@ -106,76 +129,54 @@ export function DashboardLayout() {
             <Logo to={CONSOLE_HOME_PATH} compact />
           </div>
           <div className="slg-dashboard-header-right">{account}</div>
-        </Layout.Header>
+        </header>
         <Drawer
           open={drawerOpen}
           onClose={() => setDrawerOpen(false)}
-          placement="left"
-          size={264}
           title={<Logo to={CONSOLE_HOME_PATH} />}
-          closable={{ 'aria-label': T.closeMenu }}
+          closeLabel={T.closeMenu}
           className="slg-dashboard-drawer"
-          styles={{ body: { padding: 0 } }}
           footer={
             <Link to="/" className="slg-dashboard-home">
               <HomeOutlined /> {T.backHome}
             </Link>
           }
         >
-          <SidebarNav items={items} route={route} onNavigate={() => setDrawerOpen(false)} />
+          <SidebarNav route={route} />
         </Drawer>
         {content}
-      </Layout>
+      </div>
     );
   }
 
   return (
-    <Layout className="slg-dashboard" hasSider>
-      <Layout.Sider
-        collapsible
-        collapsed={collapsed}
-        trigger={null}
-        width={220}
-        breakpoint="lg"
-        onBreakpoint={setCollapsed}
-        theme="light"
-        className="slg-dashboard-sider"
-        style={{ borderRight: `1px solid ${token.colorBorderSecondary}` }}
-      >
+    <div className="slg-dashboard slg-dashboard--desktop">
+      <aside className={collapsed ? 'slg-dashboard-sider is-collapsed' : 'slg-dashboard-sider'}>
         <div className="slg-dashboard-logo">
           <Logo to={CONSOLE_HOME_PATH} compact={collapsed} />
         </div>
-        <SidebarNav items={items} route={route} />
-      </Layout.Sider>
-      <Layout>
-        <Layout.Header className="slg-dashboard-header" style={headerStyle}>
-          <Space size={12} className="slg-dashboard-header-left">
+        <SidebarNav route={route} collapsed={collapsed} onExpand={() => setCollapsed(false)} />
+      </aside>
+      <div className="slg-dashboard-main">
+        <header className="slg-dashboard-header">
+          <div className="slg-dashboard-header-left">
             <Button
-              type="text"
+              variant="text"
               icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
               aria-label={collapsed ? T.expand : T.collapse}
               onClick={() => setCollapsed((value) => !value)}
             />
-            <Breadcrumb
-              className="slg-dashboard-breadcrumb"
-              items={[
-                { title: <Link to={CONSOLE_HOME_PATH}>{T.console}</Link> },
-                ...trail.map((record, index) => ({
-                  title:
-                    index < trail.length - 1 && record.page ? <Link to={record.path}>{record.meta.title}</Link> : record.meta.title,
-                })),
-              ]}
-            />
-          </Space>
-          <Space size={12} className="slg-dashboard-header-right">
+            <Breadcrumb route={route} />
+          </div>
+          <div className="slg-dashboard-header-right">
             <Link to="/" className="slg-dashboard-home" title={T.backHome}>
               <HomeOutlined /> <span className="slg-hide-sm">{T.backHome}</span>
             </Link>
             {account}
-          </Space>
-        </Layout.Header>
+          </div>
+        </header>
         {content}
-      </Layout>
-    </Layout>
+      </div>
+    </div>
   );
 }

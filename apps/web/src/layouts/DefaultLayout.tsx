@@ -1,4 +1,3 @@
-import { Layout } from 'antd';
 import { Suspense } from 'react';
 import { Outlet } from 'react-router';
 import { ColorModeSwitch } from '../components/ColorModeSwitch';
@@ -9,7 +8,7 @@ import { useDismissToastsOnLeave } from './useDismissToastsOnLeave';
 export function DefaultLayout() {
   useDismissToastsOnLeave();
   return (
-    <Layout className="slg-default">
+    <div className="slg-default">
       <div className="slg-default-toolbar">
         <ColorModeSwitch />
       </div>
@@ -18,6 +17,6 @@ export function DefaultLayout() {
           <Outlet />
         </Suspense>
       </main>
-    </Layout>
+    </div>
   );
 }

@@ -1,6 +1,5 @@
-import { Button, Layout, Space, theme } from 'antd';
 import { Suspense } from 'react';
-import { Link, NavLink, Outlet, useNavigate } from 'react-router';
+import { Link, NavLink, Outlet } from 'react-router';
 import { ColorModeSwitch } from '../components/ColorModeSwitch';
 import { Logo } from '../components/Logo';
 import { PageLoading } from '../components/PageLoading';
@@ -8,6 +7,7 @@ import { config } from '../config';
 import { headerMenu } from '../router/menus';
 import { CONSOLE_HOME_PATH, findRoute } from '../router/routes';
 import { useUserStore } from '../stores/user';
+import { ButtonLink } from '../ui/Button';
 import { LAYOUT_TEXTS } from './texts';
 import { useDismissToastsOnLeave } from './useDismissToastsOnLeave';
 
@@ -22,18 +22,13 @@ const FOOTER_LINKS = [
 
 /** Public pages: header with navigation and account entry, footer with links and copyright. */
 export function DeskLayout() {
-  const { token } = theme.useToken();
   const loggedIn = useUserStore((state) => Boolean(state.token));
-  const navigate = useNavigate();
   const nav = headerMenu();
   useDismissToastsOnLeave();
 
   return (
-    <Layout className="slg-desk">
-      <Layout.Header
-        className="slg-desk-header"
-        style={{ background: token.colorBgContainer, borderBottom: `1px solid ${token.colorBorderSecondary}` }}
-      >
+    <div className="slg-desk">
+      <header className="slg-desk-header">
         <div className="slg-desk-header-inner">
           <Logo />
           <nav aria-label={T.nav} className="slg-desk-nav">
@@ -48,51 +43,44 @@ export function DeskLayout() {
               </NavLink>
             ))}
           </nav>
-          <Space size={8} className="slg-desk-actions">
+          <div className="slg-desk-actions">
             <ColorModeSwitch />
             {loggedIn ? (
-              <Button type="primary" onClick={() => navigate(CONSOLE_HOME_PATH)}>
+              <ButtonLink to={CONSOLE_HOME_PATH} variant="primary">
                 {T.console}
-              </Button>
+              </ButtonLink>
             ) : (
               <>
-                <Button onClick={() => navigate('/login')}>{T.login}</Button>
-                <Button type="primary" onClick={() => navigate('/signup')}>
+                <ButtonLink to="/login">{T.login}</ButtonLink>
+                <ButtonLink to="/signup" variant="primary">
                   {T.signup}
-                </Button>
+                </ButtonLink>
               </>
             )}
-          </Space>
+          </div>
         </div>
-      </Layout.Header>
-      <Layout.Content className="slg-desk-content">
+      </header>
+      <main className="slg-desk-content">
         <Suspense fallback={<PageLoading />}>
           <Outlet />
         </Suspense>
-      </Layout.Content>
-      <Layout.Footer
-        className="slg-desk-footer"
-        style={{ background: token.colorBgContainer, borderTop: `1px solid ${token.colorBorderSecondary}` }}
-      >
+      </main>
+      <footer className="slg-desk-footer">
         <div className="slg-desk-footer-inner">
           <div>
             <Logo />
-            <div className="slg-desk-footer-tagline" style={{ color: token.colorTextSecondary }}>
-              {T.tagline}
-            </div>
+            <div className="slg-desk-footer-tagline">{T.tagline}</div>
           </div>
           <nav aria-label={T.footerLinks} className="slg-desk-footer-links">
             {FOOTER_LINKS.map((link) => (
-              <Link key={link.path} to={link.path} style={{ color: token.colorTextSecondary }}>
+              <Link key={link.path} to={link.path}>
                 {link.label}
               </Link>
             ))}
           </nav>
         </div>
-        <div className="slg-desk-copyright" style={{ color: token.colorTextTertiary }}>
-          {T.copyright(new Date().getFullYear(), config.appTitle)}
-        </div>
-      </Layout.Footer>
-    </Layout>
+        <div className="slg-desk-copyright">{T.copyright(new Date().getFullYear(), config.appTitle)}</div>
+      </footer>
+    </div>
   );
 }

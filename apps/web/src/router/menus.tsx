@@ -11,7 +11,7 @@ import {
   ShopOutlined,
   UserOutlined,
   WalletOutlined,
-} from '@ant-design/icons';
+} from '../ui/icons';
 import type { ReactNode } from 'react';
 import { subAccountMayOpen, type SessionSnapshot } from './guards';
 import { AccountType } from '@slg/shared';

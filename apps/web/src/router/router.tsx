@@ -77,11 +77,7 @@ function toRouteObject(record: RouteRecord): RouteObject {
  */
 const LAYOUTS: Record<LayoutKind, () => Promise<{ Component: ComponentType }>> = {
   desk: () => import('../layouts/DeskLayout').then((module) => ({ Component: module.DeskLayout })),
-  // Console pages also get dayjs in Chinese (their dates and date pickers).
-  dashboard: () =>
-    Promise.all([import('../layouts/DashboardLayout'), import('../theme/dayjs')]).then(([module]) => ({
-      Component: module.DashboardLayout,
-    })),
+  dashboard: () => import('../layouts/DashboardLayout').then((module) => ({ Component: module.DashboardLayout })),
   default: () => import('../layouts/DefaultLayout').then((module) => ({ Component: module.DefaultLayout })),
 };
 

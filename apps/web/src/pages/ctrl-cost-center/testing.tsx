@@ -9,6 +9,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { configureApiClient } from '../../api/client';
 import { useUserStore } from '../../stores/user';
+import { AntdScope } from '../../theme/AntdScope';
 import { AppProviders } from '../../theme/AppProviders';
 
 export type Handler = (url: URL, init: RequestInit | undefined) => Response | Promise<Response>;
@@ -56,7 +57,8 @@ export function testQueryClient(): QueryClient {
 }
 
 export function renderPage(element: ReactElement, entry = '/', queryClient = testQueryClient()) {
-  const router = createMemoryRouter([{ path: '*', element }], { initialEntries: [entry] });
+  // Pages wrap themselves in an AntdScope (withAntd); parts of pages rendered alone get one here.
+  const router = createMemoryRouter([{ path: '*', element: <AntdScope>{element}</AntdScope> }], { initialEntries: [entry] });
   const view = render(
     <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />

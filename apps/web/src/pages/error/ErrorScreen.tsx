@@ -1,5 +1,6 @@
 import { Button, Result, Space } from 'antd';
 import { useNavigate } from 'react-router';
+import { AntdScope } from '../../theme/AntdScope';
 import { ERROR_TEXTS } from './texts';
 
 export type ErrorKind = 'forbidden' | 'notFound' | 'serverError' | 'appError';
@@ -13,8 +14,19 @@ interface ErrorScreenProps {
   reload?: boolean;
 }
 
-/** The error screens: 403, 404, 500 and the application error; each offers 返回首页. */
-export function ErrorScreen({ kind, description, reload = false }: ErrorScreenProps) {
+/**
+ * The error screens: 403, 404, 500 and the application error; each offers 返回首页. They draw antd's
+ * Result illustrations, so antd loads with them (they are rare, and lazy).
+ */
+export function ErrorScreen(props: ErrorScreenProps) {
+  return (
+    <AntdScope>
+      <ErrorResult {...props} />
+    </AntdScope>
+  );
+}
+
+function ErrorResult({ kind, description, reload = false }: ErrorScreenProps) {
   const navigate = useNavigate();
   const texts = ERROR_TEXTS[kind];
   return (

@@ -13,6 +13,7 @@ import { loginRedirectPath } from '../../router/guards';
 import { useUserStore } from '../../stores/user';
 import { COST_PATHS } from '../ctrl-cost-center/shared/paths';
 import { EXCHANGE_TEXTS } from './texts';
+import { withAntd } from '../../theme/AntdScope';
 
 const T = EXCHANGE_TEXTS;
 
@@ -93,7 +94,7 @@ function RedeemForm() {
 }
 
 /** 兑换码兑换 (/exchange): redeem a code for a voucher or balance; needs a session to redeem. */
-export default function ExchangePage() {
+function ExchangePage() {
   const loggedIn = useUserStore((state) => Boolean(state.token));
   const location = useLocation();
   const navigate = useNavigate();
@@ -135,3 +136,5 @@ export default function ExchangePage() {
     </div>
   );
 }
+
+export default withAntd(ExchangePage);

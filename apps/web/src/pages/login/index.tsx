@@ -1,5 +1,3 @@
-import { WechatOutlined } from '@ant-design/icons';
-import { Tooltip } from 'antd';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { toast } from '../../api/toast';
@@ -7,6 +5,8 @@ import { AuthShell } from '../../components/AuthShell';
 import { PageLoading } from '../../components/PageLoading';
 import { postLoginTarget } from '../../router/guards';
 import { CONSOLE_HOME_PATH } from '../../router/routes';
+import { WechatOutlined } from '../../ui/icons';
+import { Tooltip } from '../../ui/Tooltip';
 import { LoginTabs } from './LoginTabs';
 import { PasswordLoginForm } from './PasswordLoginForm';
 import { LOGIN_TEXTS } from './texts';
@@ -71,7 +71,7 @@ export default function LoginPage() {
       <p className="slg-auth-divider">{LOGIN_TEXTS.otherMethods}</p>
       <div className="slg-oauth">
         {/* Not a button: the entry is shown but not offered until WeChat sign-in opens. */}
-        <Tooltip title={LOGIN_TEXTS.wechatClosed} trigger={['hover', 'focus']}>
+        <Tooltip title={LOGIN_TEXTS.wechatClosed}>
           <span className="slg-oauth-item" aria-disabled="true" tabIndex={0}>
             <WechatOutlined className="slg-oauth-icon" />
             {LOGIN_TEXTS.wechat}

@@ -1,12 +1,14 @@
-import { Form } from 'antd';
 import { Link, useNavigate } from 'react-router';
 import { toast } from '../../api/toast';
 import { forgetPassword } from '../../api/user';
 import { AuthForm } from '../../components/AuthForm';
 import { AuthShell } from '../../components/AuthShell';
-import { NewPasswordFormItems } from '../../components/NewPasswordFormItems';
-import { SmsCodeFormItem } from '../../components/SmsCodeFormItem';
-import { TelephoneFormItem } from '../../components/TelephoneFormItem';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
+import { SmsCodeField } from '../../components/SmsCodeField';
+import { TelephoneField } from '../../components/TelephoneField';
+import { confirmPasswordRules, newPasswordRules, smsCodeRules, telephoneRules } from '../../forms/rules';
+import { FORM_TEXTS } from '../../forms/texts';
+import { useForm } from '../../forms/useForm';
 import { useFormSmsCode } from '../../hooks/useFormSmsCode';
 import { useSubmit } from '../../hooks/useSubmit';
 import { RESET_PASSWORD_TEXTS } from './texts';
@@ -24,9 +26,19 @@ const SUBMIT_FIELDS = { 40010: 'code', 40011: 'code', 40022: 'telephone' } as co
 /** Forgotten password: phone, SMS code of type `reset`, new password → /login. */
 export default function ResetPasswordPage() {
   const navigate = useNavigate();
-  const [form] = Form.useForm<ResetValues>();
+  const form = useForm<ResetValues>({
+    name: 'reset-password',
+    initialValues: { telephone: '', code: '', password: '', confirm: '' },
+    rules: {
+      telephone: telephoneRules,
+      code: smsCodeRules,
+      password: newPasswordRules(FORM_TEXTS.newPassword.required),
+      confirm: confirmPasswordRules,
+    },
+    dependencies: { password: ['confirm'] },
+  });
   const sms = useFormSmsCode(form, 'reset', SEND_FIELDS);
-  const { submitting, onFinish } = useSubmit(form, SUBMIT_FIELDS, async (values) => {
+  const { submitting, onFinish } = useSubmit(form, SUBMIT_FIELDS, async (values: ResetValues) => {
     await forgetPassword({ telephone: values.telephone, code: values.code, password: values.password });
     toast.success(RESET_PASSWORD_TEXTS.success);
     navigate('/login', { replace: true });
@@ -34,10 +46,10 @@ export default function ResetPasswordPage() {
 
   return (
     <AuthShell title={RESET_PASSWORD_TEXTS.title} subtitle={RESET_PASSWORD_TEXTS.subtitle}>
-      <AuthForm form={form} name="reset-password" onFinish={onFinish} submitting={submitting} submitText={RESET_PASSWORD_TEXTS.submit}>
-        <TelephoneFormItem autoComplete="username" />
-        <SmsCodeFormItem sms={sms} />
-        <NewPasswordFormItems labels="newPassword" />
+      <AuthForm form={form} onFinish={onFinish} submitting={submitting} submitText={RESET_PASSWORD_TEXTS.submit}>
+        <TelephoneField form={form} autoComplete="username" />
+        <SmsCodeField form={form} sms={sms} />
+        <NewPasswordFields form={form} labels="newPassword" />
       </AuthForm>
       <div className="slg-auth-links slg-auth-links--center">
         <span>

@@ -1,6 +1,7 @@
-import { Button, Modal } from 'antd';
 import { lazy, Suspense } from 'react';
 import { PageLoading } from '../../components/PageLoading';
+import { Button } from '../../ui/Button';
+import { Dialog } from '../../ui/Dialog';
 import { SIGNUP_TEXTS } from './texts';
 
 const ServiceTerms = lazy(() => import('../desk/terms/ServiceTerms'));
@@ -18,15 +19,14 @@ interface TermsModalProps {
 export function TermsModal({ kind, onClose, onAgree }: TermsModalProps) {
   const T = SIGNUP_TEXTS.terms;
   return (
-    <Modal
+    <Dialog
       open={kind !== null}
       title={kind === 'privacy' ? T.privacy : T.service}
-      onCancel={onClose}
+      onClose={onClose}
       width={760}
-      destroyOnHidden
-      styles={{ body: { maxHeight: '60vh', overflowY: 'auto', paddingRight: 8 } }}
+      scrollBody
       footer={
-        <Button type="primary" onClick={onAgree}>
+        <Button variant="primary" onClick={onAgree}>
           {T.agree}
         </Button>
       }
@@ -34,6 +34,6 @@ export function TermsModal({ kind, onClose, onAgree }: TermsModalProps) {
       <Suspense fallback={<PageLoading />}>
         {kind === 'privacy' ? <PrivacyTerms embedded /> : kind === 'service' ? <ServiceTerms embedded /> : null}
       </Suspense>
-    </Modal>
+    </Dialog>
   );
 }

@@ -1,9 +1,9 @@
-import { MobileOutlined } from '@ant-design/icons';
-import { Alert, Typography } from 'antd';
 import { TELEPHONE_PATTERN } from '@slg/shared';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FORM_TEXTS } from '../../forms/texts';
+import { ConfirmDialog } from '../../ui/Dialog';
+import { Alert } from '../../ui/feedback';
+import { MobileOutlined } from '../../ui/icons';
 import { SIGNUP_TEXTS } from './texts';
 
 interface VerifyModalProps {
@@ -31,27 +31,24 @@ export function VerifyModal({ open, telephone, sending, onConfirm, onClose }: Ve
     }
   }
 
+  function close() {
+    setError(null);
+    onClose();
+  }
+
   return (
-    <ConfirmDialog
-      open={open}
-      texts={T}
-      loading={sending}
-      onConfirm={() => void confirm()}
-      onCancel={onClose}
-      okButtonProps={{ disabled: !valid }}
-      afterClose={() => setError(null)}
-    >
+    <ConfirmDialog open={open} texts={T} loading={sending} onConfirm={() => void confirm()} onClose={close} confirmDisabled={!valid}>
       {valid ? (
         <>
-          <Typography.Paragraph type="secondary">{T.intro}</Typography.Paragraph>
-          <Typography.Title level={4} className="slg-verify-phone">
+          <p className="slg-muted">{T.intro}</p>
+          <p className="slg-verify-phone">
             <MobileOutlined /> {FORM_TEXTS.telephone.prefix} {telephone}
-          </Typography.Title>
+          </p>
         </>
       ) : (
-        <Alert type="warning" showIcon title={T.noPhone} />
+        <Alert type="warning" title={T.noPhone} />
       )}
-      {error ? <Alert type="error" showIcon title={error} className="slg-verify-error" /> : null}
+      {error ? <Alert type="error" title={error} className="slg-verify-error" /> : null}
     </ConfirmDialog>
   );
 }

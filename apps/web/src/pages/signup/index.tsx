@@ -1,5 +1,4 @@
 import { ErrorCodes } from '@slg/shared';
-import { Checkbox, Form, Typography } from 'antd';
 import { useState, type MouseEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { register } from '../../api/auth';
@@ -7,15 +6,18 @@ import { toast } from '../../api/toast';
 import { checkPhone } from '../../api/user';
 import { AuthForm } from '../../components/AuthForm';
 import { AuthShell } from '../../components/AuthShell';
-import { NewPasswordFormItems } from '../../components/NewPasswordFormItems';
-import { SmsCodeFormItem } from '../../components/SmsCodeFormItem';
-import { TelephoneFormItem } from '../../components/TelephoneFormItem';
+import { NewPasswordFields } from '../../components/NewPasswordFields';
+import { SmsCodeField } from '../../components/SmsCodeField';
+import { TelephoneField } from '../../components/TelephoneField';
+import { confirmPasswordRules, newPasswordRules, smsCodeRules, telephoneRules } from '../../forms/rules';
 import { applyServerError } from '../../forms/serverErrors';
+import { useForm } from '../../forms/useForm';
 import { useFormSmsCode } from '../../hooks/useFormSmsCode';
 import { useSubmit } from '../../hooks/useSubmit';
 import { INVITE_CODE_KEY, postLoginTarget, readInviteCode } from '../../router/guards';
 import { resolveRoute, type SignupDialog } from '../../router/routes';
 import { signIn } from '../../session/session';
+import { Checkbox } from '../../ui/Checkbox';
 import { SIGNUP_TEXTS } from './texts';
 import { TermsModal } from './TermsModal';
 import { VerifyModal } from './VerifyModal';
@@ -54,8 +56,19 @@ function sessionStorageOrNull(): Storage | null {
 export default function SignupPage() {
   const location = useLocation();
   const navigate = useNavigate();
-  const [form] = Form.useForm<RegisterValues>();
-  const telephone = Form.useWatch('telephone', form);
+  const form = useForm<RegisterValues>({
+    name: 'register',
+    initialValues: { telephone: '', code: '', password: '', confirm: '', agreement: false },
+    rules: {
+      telephone: telephoneRules,
+      code: smsCodeRules,
+      password: newPasswordRules(),
+      confirm: confirmPasswordRules,
+      agreement: [{ validate: (value) => (value === true ? null : SIGNUP_TEXTS.agreement.required) }],
+    },
+    dependencies: { password: ['confirm'] },
+  });
+  const telephone = form.values.telephone;
   const sms = useFormSmsCode(form, 'register', SEND_FIELDS);
   const [checking, setChecking] = useState(false);
   const [localDialog, setLocalDialog] = useState<SignupDialog | null>(null);
@@ -90,12 +103,13 @@ export default function SignupPage() {
   }
 
   async function requestCode() {
+    const values = form.validate(['telephone']);
+    if (!values) return;
     try {
-      const values = await form.validateFields(['telephone']);
       setChecking(true);
       const { registered } = await checkPhone(values.telephone);
       if (registered) {
-        form.setFields([{ name: 'telephone', errors: [ErrorCodes.PHONE_REGISTERED.message] }]);
+        form.setError('telephone', ErrorCodes.PHONE_REGISTERED.message);
         return;
       }
       openDialog('verify');
@@ -112,7 +126,7 @@ export default function SignupPage() {
     closeDialog();
   }
 
-  const { submitting, onFinish } = useSubmit(form, SUBMIT_FIELDS, async (values) => {
+  const { submitting, onFinish } = useSubmit(form, SUBMIT_FIELDS, async (values: RegisterValues) => {
     const pair = await register({
       telephone: values.telephone,
       password: values.password,
@@ -129,32 +143,28 @@ export default function SignupPage() {
 
   return (
     <AuthShell title={SIGNUP_TEXTS.title} subtitle={SIGNUP_TEXTS.subtitle}>
-      <AuthForm form={form} name="register" onFinish={onFinish} submitting={submitting} submitText={SIGNUP_TEXTS.submit}>
-        <TelephoneFormItem autoComplete="tel-national" />
-        <SmsCodeFormItem sms={sms} sending={checking || sms.sending} onSend={requestCode} />
-        <NewPasswordFormItems labels="password" />
-        <Form.Item
-          name="agreement"
-          valuePropName="checked"
-          rules={[
-            {
-              validator: (_rule, value: unknown) =>
-                value === true ? Promise.resolve() : Promise.reject(new Error(A.required)),
-            },
-          ]}
-        >
-          <Checkbox>
+      <AuthForm form={form} onFinish={onFinish} submitting={submitting} submitText={SIGNUP_TEXTS.submit}>
+        <TelephoneField form={form} autoComplete="tel-national" />
+        <SmsCodeField form={form} sms={sms} sending={checking || sms.sending} onSend={requestCode} />
+        <NewPasswordFields form={form} labels="password" />
+        <div className="slg-field">
+          <Checkbox
+            id={form.fieldId('agreement')}
+            checked={form.values.agreement}
+            onCheckedChange={(checked) => form.setValue('agreement', checked)}
+            invalid={Boolean(form.errors.agreement)}
+            describedBy={`${form.fieldId('agreement')}_help`}
+          >
             {A.prefix}
             <Link {...dialogLink('service')}>{A.service}</Link>
             {A.and}
             <Link {...dialogLink('privacy')}>{A.privacy}</Link>
           </Checkbox>
-        </Form.Item>
-        {inviteCode ? (
-          <Typography.Paragraph type="secondary" className="slg-invite-code">
-            {SIGNUP_TEXTS.inviteCode(inviteCode)}
-          </Typography.Paragraph>
-        ) : null}
+          <div id={`${form.fieldId('agreement')}_help`} className="slg-field-help">
+            {form.errors.agreement ? <div role="alert">{form.errors.agreement}</div> : null}
+          </div>
+        </div>
+        {inviteCode ? <p className="slg-muted slg-invite-code">{SIGNUP_TEXTS.inviteCode(inviteCode)}</p> : null}
       </AuthForm>
       <div className="slg-auth-links slg-auth-links--center">
         <span>
@@ -166,8 +176,7 @@ export default function SignupPage() {
         kind={dialog === 'service' || dialog === 'privacy' ? dialog : null}
         onClose={closeDialog}
         onAgree={() => {
-          form.setFieldValue('agreement', true);
-          void form.validateFields(['agreement']).catch(() => undefined);
+          form.setValue('agreement', true);
           closeDialog();
         }}
       />

@@ -13,6 +13,7 @@ import '../costCenter.css';
 import { ledgerTypeLabel } from '../shared/labels';
 import { COST_CENTER_PATH, COST_PATHS } from '../shared/paths';
 import { COST_OVERVIEW_TEXTS } from './texts';
+import { withAntd } from '../../../theme/AntdScope';
 
 const T = COST_OVERVIEW_TEXTS;
 const LATEST_COUNT = 5;
@@ -99,7 +100,7 @@ function LatestEntries() {
 }
 
 /** 费用中心 (the parent route): balance, quick links and the latest ledger entries. */
-export default function CostCenterPage() {
+function CostCenterPage() {
   return (
     <div className="slg-page">
       <PageHeader title={T.title} description={T.description} />
@@ -125,3 +126,5 @@ export default function CostCenterPage() {
     </div>
   );
 }
+
+export default withAntd(CostCenterPage);

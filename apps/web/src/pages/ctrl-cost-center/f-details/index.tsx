@@ -19,6 +19,7 @@ import { COST_TEXTS } from '../shared/texts';
 import { daysToQuery } from '../shared/timeRange';
 import { PAGE_SIZE, useListState } from '../shared/useListState';
 import { BILL_TEXTS } from './texts';
+import { withAntd } from '../../../theme/AntdScope';
 
 const T = BILL_TEXTS;
 const FILTER_KEYS = ['orderType', 'from', 'to'] as const;
@@ -46,7 +47,7 @@ const COLUMNS: TableColumnsType<BillDto> = [
 ];
 
 /** 账单明细: charges and refunds, filtered by order type and time; exported as CSV with the same filters. */
-export default function BillsPage() {
+function BillsPage() {
   const list = useListState(FILTER_KEYS);
   const { orderType, from, to } = list.filters;
   const orderTypeValue = isDictValue(ORDER_TYPES, orderType) ? orderType : undefined;
@@ -98,3 +99,5 @@ export default function BillsPage() {
     </div>
   );
 }
+
+export default withAntd(BillsPage);

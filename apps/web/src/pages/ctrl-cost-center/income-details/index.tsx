@@ -16,6 +16,7 @@ import { COST_TEXTS } from '../shared/texts';
 import { daysToQuery } from '../shared/timeRange';
 import { PAGE_SIZE, useListState } from '../shared/useListState';
 import { INCOME_DETAILS_TEXTS } from './texts';
+import { withAntd } from '../../../theme/AntdScope';
 
 const T = INCOME_DETAILS_TEXTS;
 const FILTER_KEYS = ['incomeType', 'type', 'from', 'to'] as const;
@@ -48,7 +49,7 @@ const LEDGER_COLUMNS: TableColumnsType<LedgerEntryDto> = [
 ];
 
 /** 收支明细: ledger entries of the caller's paying wallet. */
-export default function IncomeDetailsPage() {
+function IncomeDetailsPage() {
   const list = useListState(FILTER_KEYS);
   const { incomeType, type, from, to } = list.filters;
   const incomeValue = isDictValue(INCOME_TYPES, incomeType) ? incomeType : undefined;
@@ -89,3 +90,5 @@ export default function IncomeDetailsPage() {
     </div>
   );
 }
+
+export default withAntd(IncomeDetailsPage);

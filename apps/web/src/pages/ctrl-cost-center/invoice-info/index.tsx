@@ -12,6 +12,7 @@ import '../costCenter.css';
 import { COST_PATHS } from '../shared/paths';
 import { BANK_ACCOUNT_PATTERN, PHONE_PATTERN, TAX_NO_PATTERN, toForm, toProfile, type InvoiceProfileForm } from './profileForm';
 import { INVOICE_INFO_TEXTS } from './texts';
+import { withAntd } from '../../../theme/AntdScope';
 
 const T = INVOICE_INFO_TEXTS;
 const F = T.fields;
@@ -135,7 +136,7 @@ function ProfileForm({ profile }: { profile: InvoiceProfileDto | null }) {
 }
 
 /** 发票信息: the invoice title and receiving e-mail (PUT /invoice/info). */
-export default function InvoiceInfoPage() {
+function InvoiceInfoPage() {
   const query = useInvoiceProfileQuery();
   let body;
   if (query.isPending) body = <Skeleton active paragraph={{ rows: 8 }} />;
@@ -163,3 +164,5 @@ export default function InvoiceInfoPage() {
     </div>
   );
 }
+
+export default withAntd(InvoiceInfoPage);

@@ -20,6 +20,7 @@ import { PAGE_SIZE, useListState } from '../shared/useListState';
 import { CancelInvoiceButton, DownloadInvoiceButton } from './InvoiceActions';
 import { InvoiceDetail } from './InvoiceDetail';
 import { INVOICE_TEXTS } from './texts';
+import { withAntd } from '../../../theme/AntdScope';
 
 const T = INVOICE_TEXTS;
 const FILTER_KEYS = ['status'] as const;
@@ -88,7 +89,7 @@ const COLUMNS: TableColumnsType<InvoiceDto> = [
 ];
 
 /** 发票管理: invoiceable summary, applications with their status, detail, cancel and download. */
-export default function InvoicePage() {
+function InvoicePage() {
   const navigate = useNavigate();
   const list = useListState(FILTER_KEYS);
   const statusValue = isDictValue(INVOICE_STATUSES, list.filters.status) ? list.filters.status : undefined;
@@ -162,3 +163,5 @@ export default function InvoicePage() {
     </div>
   );
 }
+
+export default withAntd(InvoicePage);

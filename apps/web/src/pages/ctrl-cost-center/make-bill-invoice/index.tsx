@@ -4,6 +4,7 @@ import { Money } from '../../../components/Money';
 import { InvoiceApply, type InvoiceApplyConfig } from '../shared/InvoiceApply';
 import { COST_PATHS } from '../shared/paths';
 import { MAKE_BILL_INVOICE_TEXTS } from './texts';
+import { withAntd } from '../../../theme/AntdScope';
 
 const T = MAKE_BILL_INVOICE_TEXTS;
 
@@ -51,6 +52,8 @@ const CONFIG: InvoiceApplyConfig<InvoiceableMonthDto> = {
 };
 
 /** 按账单开票: choose billed months with an invoiceable amount. */
-export default function MakeBillInvoicePage() {
+function MakeBillInvoicePage() {
   return <InvoiceApply config={CONFIG} />;
 }
+
+export default withAntd(MakeBillInvoicePage);

@@ -6,6 +6,7 @@ import { Money } from '../../../components/Money';
 import { InvoiceApply, type InvoiceApplyConfig } from '../shared/InvoiceApply';
 import { COST_PATHS } from '../shared/paths';
 import { MAKE_PRICE_INVOICE_TEXTS } from './texts';
+import { withAntd } from '../../../theme/AntdScope';
 
 const T = MAKE_PRICE_INVOICE_TEXTS;
 
@@ -38,6 +39,8 @@ const CONFIG: InvoiceApplyConfig<InvoiceableRechargeDto> = {
 };
 
 /** 按充值开票: choose paid recharges with an invoiceable amount. */
-export default function MakePriceInvoicePage() {
+function MakePriceInvoicePage() {
   return <InvoiceApply config={CONFIG} />;
 }
+
+export default withAntd(MakePriceInvoicePage);

@@ -29,6 +29,7 @@ import '../costCenter.css';
 import { channelLabel, ledgerTypeLabel } from '../shared/labels';
 import { COST_PATHS } from '../shared/paths';
 import { ORDER_DETAIL_TEXTS } from './texts';
+import { withAntd } from '../../../theme/AntdScope';
 
 const T = ORDER_DETAIL_TEXTS;
 const NO_VOUCHER = 'none';
@@ -292,7 +293,7 @@ function OrderView({ order }: { order: OrderDetailDto }) {
 }
 
 /** 订单详情 (`?orderNo=…`): the order, its price and transactions; an UNPAID one can be paid or canceled. */
-export default function OrderDetailPage() {
+function OrderDetailPage() {
   const [params] = useSearchParams();
   const orderNo = params.get('orderNo')?.trim() || null;
   const query = useOrderQuery(orderNo);
@@ -329,3 +330,5 @@ export default function OrderDetailPage() {
     </div>
   );
 }
+
+export default withAntd(OrderDetailPage);

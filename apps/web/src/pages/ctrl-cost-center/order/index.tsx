@@ -18,6 +18,7 @@ import { daysToQuery } from '../shared/timeRange';
 import { PAGE_SIZE, useListState } from '../shared/useListState';
 import { parseOrderNoSearch } from './orderNoSearch';
 import { ORDER_TEXTS } from './texts';
+import { withAntd } from '../../../theme/AntdScope';
 
 const T = ORDER_TEXTS;
 const FILTER_KEYS = ['status', 'type', 'orderNo', 'from', 'to'] as const;
@@ -57,7 +58,7 @@ const COLUMNS: TableColumnsType<OrderSummaryDto> = [
 ];
 
 /** 我的订单: filters by status, type, order number prefix and time; a row opens its detail. */
-export default function OrdersPage() {
+function OrdersPage() {
   const navigate = useNavigate();
   const list = useListState(FILTER_KEYS);
   const { status, type, orderNo, from, to } = list.filters;
@@ -153,3 +154,5 @@ export default function OrdersPage() {
     </div>
   );
 }
+
+export default withAntd(OrdersPage);

@@ -31,6 +31,7 @@ import { daysToQuery } from '../shared/timeRange';
 import { PAGE_SIZE, useListState } from '../shared/useListState';
 import { displayStateOf, isPayableQr, pendingIds, pendingKinds, recordPollInterval, settledIds, type RechargeDisplayState } from './live';
 import { RECHARGE_RECORD_TEXTS } from './texts';
+import { withAntd } from '../../../theme/AntdScope';
 
 const T = RECHARGE_RECORD_TEXTS;
 const FILTER_KEYS = ['status', 'channel', 'from', 'to'] as const;
@@ -165,7 +166,7 @@ function useSettledRecharges(list: readonly RechargeDto[] | undefined, listKey: 
 }
 
 /** 充值记录: the caller's recharges, live while one is pending; 去支付 shows the QR code again, 取消 closes it. */
-export default function RechargeRecordPage() {
+function RechargeRecordPage() {
   const list = useListState(FILTER_KEYS);
   const { status, channel, from, to } = list.filters;
   const channels = usePaymentChannelsQuery();
@@ -262,3 +263,5 @@ export default function RechargeRecordPage() {
     </div>
   );
 }
+
+export default withAntd(RechargeRecordPage);

@@ -13,6 +13,7 @@ import { BankAccountDescriptions, RechargeModal } from './RechargeModal';
 import { RECHARGE_TEXTS } from './texts';
 import { useRechargeFlow } from './useRechargeFlow';
 import { checkRechargeAmount, fenToYuanInput } from './yuan';
+import { withAntd } from '../../../theme/AntdScope';
 
 const T = RECHARGE_TEXTS;
 
@@ -54,7 +55,7 @@ function BalanceSide({ offered }: { offered: readonly PaymentChannelValue[] }) {
 }
 
 /** 充值: amount (presets or yuan input), channel, then the payment dialog that polls until paid. */
-export default function RechargePage() {
+function RechargePage() {
   const [form] = Form.useForm<RechargeForm>();
   const channels = usePaymentChannelsQuery();
   const flow = useRechargeFlow();
@@ -200,3 +201,5 @@ export default function RechargePage() {
     </div>
   );
 }
+
+export default withAntd(RechargePage);

@@ -12,6 +12,7 @@ import '../costCenter.css';
 import { COST_PATHS, orderDetailPath } from '../shared/paths';
 import { PAGE_SIZE, useListState } from '../shared/useListState';
 import { VOUCHER_TEXTS } from './texts';
+import { withAntd } from '../../../theme/AntdScope';
 
 const T = VOUCHER_TEXTS;
 const TABS: readonly VoucherStatusValue[] = ['UNUSED', 'USED', 'EXPIRED'];
@@ -87,7 +88,7 @@ function VoucherList({ status, page, onPageChange }: { status: VoucherStatusValu
 }
 
 /** 代金券: tabs 未使用 / 已使用 / 已过期, and the way to redeem a code. */
-export default function VoucherPage() {
+function VoucherPage() {
   const list = useListState(FILTER_KEYS);
   const status: VoucherStatusValue = isVoucherStatus(list.filters.status) ? list.filters.status : 'UNUSED';
 
@@ -116,3 +117,5 @@ export default function VoucherPage() {
     </div>
   );
 }
+
+export default withAntd(VoucherPage);

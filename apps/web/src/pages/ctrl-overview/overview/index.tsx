@@ -1,12 +1,13 @@
 import { formatYuan, maskTelephone } from '@slg/shared';
-import { Alert, Button, Card, Col, Descriptions, Row, Skeleton, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
-import { Link, useNavigate } from 'react-router';
+import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { useBalanceQuery } from '../../../api/account';
 import { visibleTo } from '../../../router/menus';
 import { findRoute, ROUTES } from '../../../router/routes';
 import { sessionSnapshot } from '../../../session/session';
 import { displayName, useUserStore, type CurrentUser } from '../../../stores/user';
+import { Button, ButtonLink } from '../../../ui/Button';
+import { Alert, Skeleton, Tag } from '../../../ui/feedback';
 import { OVERVIEW_TEXTS } from './texts';
 
 const SELF_PATH = '/ctrl-overview/overview';
@@ -22,57 +23,69 @@ const HELP_LINKS = [
   { path: '/terms/privacy-terms', label: T.help.privacyTerms },
 ].filter((link) => findRoute(link.path)?.page);
 
+/** A titled card (antd's Card look), labelled by its title. */
+function Card({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section className="slg-card slg-fill-card" aria-labelledby={id}>
+      <div className="slg-card-head">
+        <h2 id={id} className="slg-card-title">
+          {title}
+        </h2>
+      </div>
+      <div className="slg-card-body">{children}</div>
+    </section>
+  );
+}
+
+/** `YYYY-MM-DD HH:mm` in the browser's time zone. */
+function formatDateTime(iso: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const two = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
 function AccountCard({ user }: { user: CurrentUser | null }) {
   if (!user) {
     return (
-      <Card title={T.account.title}>
-        <Skeleton active paragraph={{ rows: 3 }} />
+      <Card id="overview-account" title={T.account.title}>
+        <Skeleton rows={3} />
       </Card>
     );
   }
   const isMain = user.kind === 'main';
+  const rows: { key: string; label: string; value: ReactNode }[] = [
+    { key: 'name', label: T.account.name, value: isMain ? user.info.userName : user.info.username },
+    { key: 'telephone', label: T.account.telephone, value: isMain && user.info.telephone ? maskTelephone(user.info.telephone) : T.account.empty },
+    { key: 'type', label: T.account.type, value: <Tag color={isMain ? 'blue' : 'purple'}>{isMain ? T.account.main : T.account.sub}</Tag> },
+    { key: 'createdAt', label: T.account.createdAt, value: isMain && user.info.createdAt ? formatDateTime(user.info.createdAt) : T.account.empty },
+  ];
   return (
-    <Card title={T.account.title} className="slg-fill-card">
-      <Descriptions
-        column={1}
-        size="small"
-        items={[
-          { key: 'name', label: T.account.name, children: isMain ? user.info.userName : user.info.username },
-          {
-            key: 'telephone',
-            label: T.account.telephone,
-            children: isMain && user.info.telephone ? maskTelephone(user.info.telephone) : T.account.empty,
-          },
-          {
-            key: 'type',
-            label: T.account.type,
-            children: <Tag color={isMain ? 'blue' : 'purple'}>{isMain ? T.account.main : T.account.sub}</Tag>,
-          },
-          {
-            key: 'createdAt',
-            label: T.account.createdAt,
-            children: isMain && user.info.createdAt ? dayjs(user.info.createdAt).format('YYYY-MM-DD HH:mm') : T.account.empty,
-          },
-        ]}
-      />
+    <Card id="overview-account" title={T.account.title}>
+      <dl className="slg-descriptions">
+        {rows.map((row) => (
+          <div key={row.key} className="slg-descriptions-row">
+            <dt>{row.label}</dt>
+            <dd>{row.value}</dd>
+          </div>
+        ))}
+      </dl>
     </Card>
   );
 }
 
 function BalanceCard() {
   const balance = useBalanceQuery();
-  const navigate = useNavigate();
   const session = sessionSnapshot(useUserStore());
   const rechargeRoute = findRoute(RECHARGE_PATH);
   const canRecharge = Boolean(rechargeRoute?.page && visibleTo(rechargeRoute, session));
   return (
-    <Card title={T.balance.title} className="slg-fill-card">
+    <Card id="overview-balance" title={T.balance.title}>
       {balance.isPending ? (
-        <Skeleton active paragraph={{ rows: 1 }} />
+        <Skeleton rows={1} />
       ) : balance.isError ? (
         <Alert
           type="error"
-          showIcon
           title={T.balance.loadFailed}
           description={balance.error.message}
           action={
@@ -83,14 +96,12 @@ function BalanceCard() {
         />
       ) : (
         <div>
-          <Typography.Text type="secondary">{T.balance.unit}</Typography.Text>
-          <div className="slg-overview-balance">
-            {formatYuan(balance.data.totalBalance)}
-          </div>
+          <span className="slg-muted">{T.balance.unit}</span>
+          <div className="slg-overview-balance">{formatYuan(balance.data.totalBalance)}</div>
           {canRecharge ? (
-            <Button type="primary" style={{ marginTop: 16 }} onClick={() => void navigate(RECHARGE_PATH)}>
+            <ButtonLink to={RECHARGE_PATH} variant="primary" className="slg-overview-recharge">
               {T.balance.recharge}
-            </Button>
+            </ButtonLink>
           ) : null}
         </div>
       )}
@@ -102,49 +113,40 @@ function BalanceCard() {
 export default function OverviewPage() {
   const user = useUserStore((state) => state.userInfo);
   const name = displayName(user);
+  const greeting = T.greeting(new Date().getHours());
 
   return (
     <div className="slg-page">
       <div className="slg-overview-hero">
-        <Typography.Title level={3} className="slg-overview-greeting">
-          {name ? `${T.greeting(dayjs().hour())}，${name}` : T.greeting(dayjs().hour())}
-        </Typography.Title>
-        <Typography.Text type="secondary">{T.welcome}</Typography.Text>
+        <h1 className="slg-overview-greeting">{name ? `${greeting}，${name}` : greeting}</h1>
+        <p className="slg-muted">{T.welcome}</p>
       </div>
-      <Row gutter={[16, 16]}>
-        <Col xs={24} lg={12}>
-          <AccountCard user={user} />
-        </Col>
-        <Col xs={24} lg={12}>
-          <BalanceCard />
-        </Col>
+      <div className="slg-overview-grid">
+        <AccountCard user={user} />
+        <BalanceCard />
         {QUICK_LINKS.length > 0 ? (
-          <Col xs={24} lg={12}>
-            <Card title={T.quickLinks.title}>
-              <div className="slg-link-grid">
-                {QUICK_LINKS.map((record) => (
-                  <Link key={record.path} to={record.path}>
-                    {record.meta.title}
-                  </Link>
-                ))}
-              </div>
-            </Card>
-          </Col>
+          <Card id="overview-quick-links" title={T.quickLinks.title}>
+            <div className="slg-link-grid">
+              {QUICK_LINKS.map((record) => (
+                <Link key={record.path} to={record.path}>
+                  {record.meta.title}
+                </Link>
+              ))}
+            </div>
+          </Card>
         ) : null}
         {HELP_LINKS.length > 0 ? (
-          <Col xs={24} lg={12}>
-            <Card title={T.help.title}>
-              <div className="slg-link-grid">
-                {HELP_LINKS.map((link) => (
-                  <Link key={link.path} to={link.path}>
-                    {link.label}
-                  </Link>
-                ))}
-              </div>
-            </Card>
-          </Col>
+          <Card id="overview-help" title={T.help.title}>
+            <div className="slg-link-grid">
+              {HELP_LINKS.map((link) => (
+                <Link key={link.path} to={link.path}>
+                  {link.label}
+                </Link>
+              ))}
+            </div>
+          </Card>
         ) : null}
-      </Row>
+      </div>
     </div>
   );
 }

@@ -14,6 +14,7 @@ import {
   ExperimentOutlined,
 } from '@ant-design/icons';
 import { ABOUT_TEXTS } from './texts';
+import { withAntd } from '../../../theme/AntdScope';
 
 type ValueKey = (typeof ABOUT_TEXTS.values.items)[number]['key'];
 type OfferingKey = (typeof ABOUT_TEXTS.offerings.items)[number]['key'];
@@ -37,7 +38,7 @@ const OFFERING_ICONS: Record<OfferingKey, ReactNode> = {
 const MAX_WIDTH = 1080;
 
 /** 关于我们 (`/about`); rendered inside DeskLayout (which owns header and footer). */
-export default function AboutPage() {
+function AboutPage() {
   const { token } = theme.useToken();
   const screens = Grid.useBreakpoint();
   const wide = Boolean(screens.md);
@@ -147,3 +148,5 @@ export default function AboutPage() {
     </div>
   );
 }
+
+export default withAntd(AboutPage);

@@ -4,6 +4,7 @@ import { ApiOutlined, CloudServerOutlined, WalletOutlined } from '@ant-design/ic
 import LinkButton from '../components/LinkButton';
 import { DESK_LINKS } from '../links';
 import { WELCOME_TEXTS } from './texts';
+import { withAntd } from '../../../theme/AntdScope';
 
 type StepKey = (typeof WELCOME_TEXTS.steps)[number]['key'];
 
@@ -14,7 +15,7 @@ const STEP_ICONS: Record<StepKey, ReactNode> = {
 };
 
 /** 欢迎 (`/welcome`): the getting-started page shown after registration. */
-export default function WelcomePage() {
+function WelcomePage() {
   const { token } = theme.useToken();
   const screens = Grid.useBreakpoint();
   const wide = Boolean(screens.md);
@@ -75,3 +76,5 @@ export default function WelcomePage() {
     </div>
   );
 }
+
+export default withAntd(WelcomePage);

@@ -1,4 +1,4 @@
-import { CalendarOutlined, CheckOutlined, FieldTimeOutlined, InfoCircleFilled } from '@ant-design/icons';
+import { CalendarOutlined, CheckOutlined, FieldTimeOutlined, InfoCircleFilled } from '../../../../ui/icons';
 import type { ReactNode } from 'react';
 import { TIME_PACKAGE_COUNTS } from '@slg/shared';
 import { HOME_TEXTS } from '../texts';

@@ -1,4 +1,4 @@
-import LinkButton from '../../components/LinkButton';
+import { ButtonLink } from '../../../../ui/Button';
 import { DESK_LINKS } from '../../links';
 import { HOME_TEXTS } from '../texts';
 
@@ -14,12 +14,12 @@ export default function CtaSection() {
           </h2>
           <p className="slg-home-section-subtitle">{TEXTS.subtitle}</p>
           <div className="slg-home-cta-actions">
-            <LinkButton to={DESK_LINKS.register} type="primary" size="large">
+            <ButtonLink to={DESK_LINKS.register} variant="primary" size="large">
               {TEXTS.register}
-            </LinkButton>
-            <LinkButton to={DESK_LINKS.console} size="large">
+            </ButtonLink>
+            <ButtonLink to={DESK_LINKS.console} size="large">
               {TEXTS.console}
-            </LinkButton>
+            </ButtonLink>
           </div>
         </div>
       </div>

@@ -6,7 +6,7 @@ import {
   DeploymentUnitOutlined,
   FieldTimeOutlined,
   TeamOutlined,
-} from '@ant-design/icons';
+} from '../../../../ui/icons';
 import { HOME_TEXTS } from '../texts';
 import { gridClass } from './layout';
 import Section from './Section';

@@ -1,7 +1,7 @@
-import { ArrowRightOutlined, CheckCircleFilled, RocketOutlined } from '@ant-design/icons';
+import { ArrowRightOutlined, CheckCircleFilled, RocketOutlined } from '../../../../ui/icons';
 import { formatYuan } from '@slg/shared';
 import { useGpus, usePublicImages, useZones } from '../../../../api/meta';
-import LinkButton from '../../components/LinkButton';
+import { ButtonLink } from '../../../../ui/Button';
 import { DESK_LINKS } from '../../links';
 import { HOME_TEXTS } from '../texts';
 import Stat from './Stat';
@@ -47,12 +47,12 @@ export default function HeroSection() {
             ))}
           </ul>
           <div className="slg-home-hero-actions">
-            <LinkButton to={DESK_LINKS.register} type="primary" size="large" icon={<ArrowRightOutlined />} iconPlacement="end">
+            <ButtonLink to={DESK_LINKS.register} variant="primary" size="large" icon={<ArrowRightOutlined />} iconEnd>
               {TEXTS.register}
-            </LinkButton>
-            <LinkButton to={DESK_LINKS.console} size="large" className="slg-home-hero-ghost">
+            </ButtonLink>
+            <ButtonLink to={DESK_LINKS.console} size="large" className="slg-home-hero-ghost">
               {TEXTS.console}
-            </LinkButton>
+            </ButtonLink>
           </div>
         </div>
         <div role="group" aria-labelledby="home-hero-stats-title" className="slg-home-hero-panel">

@@ -1,4 +1,4 @@
-import { ContainerOutlined } from '@ant-design/icons';
+import { ContainerOutlined } from '../../../../ui/icons';
 import { usePublicImages } from '../../../../api/meta';
 import type { PublicImage } from '../../../../api/meta';
 import { HOME_TEXTS } from '../texts';

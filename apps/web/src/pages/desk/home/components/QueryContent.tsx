@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
-import { Button } from 'antd';
-import { ExclamationCircleOutlined, ReloadOutlined } from '@ant-design/icons';
+import { Button } from '../../../../ui/Button';
+import { ExclamationCircleOutlined, ReloadOutlined } from '../../../../ui/icons';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { HOME_TEXTS } from '../texts';
 import { gridClass, type CardGrid } from './layout';

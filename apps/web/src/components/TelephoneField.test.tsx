@@ -1,14 +1,16 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { Button, Form } from 'antd';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TelephoneFormItem } from './TelephoneFormItem';
+import { telephoneRules } from '../forms/rules';
+import { useForm } from '../forms/useForm';
+import { TelephoneField } from './TelephoneField';
 
 function Harness({ onFinish }: { onFinish: (values: { telephone: string }) => void }) {
+  const form = useForm({ name: 'phone', initialValues: { telephone: '' }, rules: { telephone: telephoneRules } });
   return (
-    <Form onFinish={onFinish}>
-      <TelephoneFormItem autoComplete="tel-national" />
-      <Button htmlType="submit">确认提交</Button>
-    </Form>
+    <form noValidate onSubmit={form.handleSubmit(onFinish)}>
+      <TelephoneField form={form} autoComplete="tel-national" />
+      <button type="submit">确认提交</button>
+    </form>
   );
 }
 
@@ -44,5 +46,18 @@ describe('手机号 field', () => {
     });
     expect(await screen.findByText('请输入正确的11位手机号')).toBeTruthy();
     expect(onFinish).not.toHaveBeenCalled();
+  });
+
+  it('says what is wrong under the field and names that message from the input', async () => {
+    render(<Harness onFinish={vi.fn()} />);
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: '确认提交' }));
+    });
+    expect(input().getAttribute('aria-invalid')).toBe('true');
+    const help = document.getElementById(input().getAttribute('aria-describedby') ?? '');
+    expect(help?.textContent).toBe('请输入手机号');
+    fireEvent.change(input(), { target: { value: '13800138001' } });
+    expect(input().getAttribute('aria-invalid')).toBeNull();
+    expect(help?.textContent).toBe('');
   });
 });
