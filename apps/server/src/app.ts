@@ -28,6 +28,8 @@ import { voucherRoutes } from './modules/vouchers/routes.js';
 import { invoiceRoutes } from './modules/invoices/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { rentalRoutes } from './modules/rental/routes.js';
+import { notificationRoutes } from './modules/notifications/routes.js';
+import { marketRoutes } from './modules/market/routes.js';
 import { sandboxGatewayRoutes } from './modules/billing/sandbox-gateway.js';
 
 const SECRET_QUERY_KEYS = new Set(['code', 'password', 'token', 'refreshToken', 'captcha']);
@@ -150,6 +152,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await api.register(invoiceRoutes(deps));
       await api.register(adminRoutes(deps));
       await api.register(rentalRoutes(deps));
+      await api.register(notificationRoutes(deps));
+      await api.register(marketRoutes(deps));
     },
     { prefix: '/api/v1' },
   );

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { APP_TITLE_DEFAULT, HUMAN_CHECK_PROVIDERS, NO_GPU_PRICE_FEN_PER_HOUR, type HumanCheckProviderName } from '@slg/shared';
 import type { AlipayOptions } from './providers/payments/alipay.js';
 import type { WechatPayOptions } from './providers/payments/wechatpay.js';
+import type { NoticeTemplateIds, SmsNoticeKind } from './providers/sms/notices.js';
 
 const SMS_PROVIDERS = ['console', 'aliyun', 'tencent'] as const;
 // Only the simulated fleet exists today; docs/compute.md maps the contract onto Kubernetes and Docker.
@@ -76,11 +77,15 @@ const envSchema = z.object({
   ALIYUN_SMS_ACCESS_KEY_SECRET: optionalText,
   ALIYUN_SMS_SIGN_NAME: optionalText,
   ALIYUN_SMS_TEMPLATE_CODE: optionalText,
+  ALIYUN_SMS_TEMPLATE_ARREARS: optionalText,
+  ALIYUN_SMS_TEMPLATE_RELEASE_REMINDER: optionalText,
   TENCENT_SMS_SECRET_ID: optionalText,
   TENCENT_SMS_SECRET_KEY: optionalText,
   TENCENT_SMS_SDK_APP_ID: optionalText,
   TENCENT_SMS_SIGN_NAME: optionalText,
   TENCENT_SMS_TEMPLATE_ID: optionalText,
+  TENCENT_SMS_TEMPLATE_ARREARS: optionalText,
+  TENCENT_SMS_TEMPLATE_RELEASE_REMINDER: optionalText,
 });
 
 export type SmsProviderName = (typeof SMS_PROVIDERS)[number];
@@ -139,13 +144,19 @@ export interface Config {
   alipay: Omit<AlipayOptions, 'fetchImpl' | 'now'> | null;
   /** Where bank-transfer recharges go, shown to the payer. */
   bankAccount: { bankName: string; accountName: string; accountNo: string } | null;
-  aliyunSms: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string } | undefined;
+  /** `noticeTemplates`: template ids of the SMS notices (arrears power-off, release reminder), per gateway. */
+  aliyunSms: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string; noticeTemplates: NoticeTemplateIds } | undefined;
   tencentSms:
-    | { secretId: string; secretKey: string; sdkAppId: string; signName: string; templateId: string }
+    | { secretId: string; secretKey: string; sdkAppId: string; signName: string; templateId: string; noticeTemplates: NoticeTemplateIds }
     | undefined;
 }
 
 export class ConfigError extends Error {}
+
+/** The notice template ids that are set. */
+function noticeTemplates(ids: Record<SmsNoticeKind, string | undefined>): NoticeTemplateIds {
+  return Object.fromEntries(Object.entries(ids).filter(([, id]) => id !== undefined)) as NoticeTemplateIds;
+}
 
 function readOrCreateSecret(dataDir: string): string {
   const file = join(dataDir, 'jwt-secret');
@@ -237,6 +248,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           accessKeySecret: e.ALIYUN_SMS_ACCESS_KEY_SECRET,
           signName: e.ALIYUN_SMS_SIGN_NAME,
           templateCode: e.ALIYUN_SMS_TEMPLATE_CODE,
+          noticeTemplates: noticeTemplates({ arrears: e.ALIYUN_SMS_TEMPLATE_ARREARS, release_reminder: e.ALIYUN_SMS_TEMPLATE_RELEASE_REMINDER }),
         }
       : undefined;
   const tencentSms =
@@ -251,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           sdkAppId: e.TENCENT_SMS_SDK_APP_ID,
           signName: e.TENCENT_SMS_SIGN_NAME,
           templateId: e.TENCENT_SMS_TEMPLATE_ID,
+          noticeTemplates: noticeTemplates({ arrears: e.TENCENT_SMS_TEMPLATE_ARREARS, release_reminder: e.TENCENT_SMS_TEMPLATE_RELEASE_REMINDER }),
         }
       : undefined;
   if (smsProvider === 'aliyun' && !aliyunSms) problems.push('SMS_PROVIDER=aliyun 需要 ALIYUN_SMS_* 四个变量');

@@ -5,6 +5,7 @@ import { claimJobRun } from './leases.js';
 import { Reconciler } from '../compute/reconciler.js';
 import type { AppDeps } from '../deps.js';
 import { RechargeService } from '../modules/billing/recharges.js';
+import { InstanceBillingJobs } from '../modules/rental/billing-jobs.js';
 import { pruneAttemptWindows } from '../modules/security/attempts.js';
 import { LONGEST_ATTEMPT_WINDOW_SECONDS } from '../modules/security/rules.js';
 import { SpentHumanChecks } from '../providers/captcha/spent.js';
@@ -24,10 +25,15 @@ export interface PeriodicJob {
 export function platformJobs(deps: AppDeps): PeriodicJob[] {
   const recharges = new RechargeService(deps);
   const spentHumanChecks = new SpentHumanChecks(deps.database.db);
+  const instanceBilling = new InstanceBillingJobs(deps);
   return [
     { name: 'expire-stale-recharges', everyMs: 60_000, run: () => recharges.expireStale() },
     // Running instances whose host failed, became unreachable or stopped them stop billing.
     { name: 'watch-instances', everyMs: 15_000, exclusive: true, run: () => new Reconciler(deps).watch() },
+    // Every open run settled up to now, then wallets below zero power off their pay-as-you-go instances.
+    { name: 'meter-instances', everyMs: 60_000, exclusive: true, run: () => instanceBilling.meterAndEnforce() },
+    // Reminders 3 and 1 days before, then the release of instances powered off for 15 days.
+    { name: 'release-powered-off-instances', everyMs: 10 * 60_000, exclusive: true, run: () => instanceBilling.releasePoweredOff() },
     {
       // Attempt windows idle past every rule's window, and solved human checks past their expiry.
       name: 'prune-abuse-records',

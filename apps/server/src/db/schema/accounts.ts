@@ -91,7 +91,10 @@ export const smsOutbox = pgTable(
     id: bigserial('id', { mode: 'number' }).primaryKey(),
     telephone: varchar('telephone', { length: 20 }).notNull(),
     type: varchar('type', { length: 16 }).notNull(),
+    /** A verification code; empty for a notice. */
     code: varchar('code', { length: 8 }).notNull(),
+    /** A notice's text as the template renders it (type is the notice kind); null for a code. */
+    content: text('content'),
     createdAt: createdAt(),
   },
   (t) => [index('sms_outbox_phone_idx').on(t.telephone, t.createdAt)],

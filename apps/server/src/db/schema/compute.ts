@@ -194,6 +194,12 @@ export const notifications = pgTable(
     ownerId: bigint('owner_id', { mode: 'number' })
       .notNull()
       .references(() => users.id),
+    /** The user whose resource it is about (a sub-account sees the notifications of its own resources). */
+    creatorId: bigint('creator_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    /** Who gets the SMS (the holder of the paying wallet); null for kinds without SMS. */
+    recipientId: bigint('recipient_id', { mode: 'number' }).references(() => users.id),
     kind: varchar('kind', { length: 32 }).notNull(),
     title: varchar('title', { length: 128 }).notNull(),
     body: text('body').notNull(),
@@ -204,5 +210,10 @@ export const notifications = pgTable(
     createdAt: createdAt(),
     readAt: at('read_at'),
   },
-  (t) => [uniqueIndex('notifications_dedupe_key').on(t.dedupeKey), index('notifications_owner_idx').on(t.ownerId, t.createdAt)],
+  (t) => [
+    uniqueIndex('notifications_dedupe_key').on(t.dedupeKey),
+    index('notifications_owner_idx').on(t.ownerId, t.createdAt),
+    index('notifications_unread_idx').on(t.ownerId, t.creatorId).where(sql`${t.readAt} is null`),
+    index('notifications_sms_pending_idx').on(t.createdAt).where(sql`${t.smsStatus} = 'pending'`),
+  ],
 );

@@ -42,6 +42,13 @@ const timeFilter = (column: SQL, range: TimeRange): SQL[] => [
 
 const toIso = (value: Date | string): string => (value instanceof Date ? value : new Date(value)).toISOString();
 
+/** A China hour's metered charges of one instance: its description, the hour, and how many settlements. */
+export function meteredBillTitle(description: string, firstSettlement: Date, settlements: number): string {
+  const hour = new Date(firstSettlement.getTime() + 8 * 3600 * 1000).getUTCHours();
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${description} ${pad(hour)}:00-${pad((hour + 1) % 24)}:00（${settlements}次结算）`;
+}
+
 /** The money statements of one wallet: 收支明细 (every entry) and 账单明细 (what was bought). */
 export class StatementService {
   constructor(private readonly db: Database) {}
@@ -102,7 +109,9 @@ export class StatementService {
   /**
    * Consumption and refunds of the wallet, each with its cash and voucher parts. A purchase paid
    * entirely by voucher has no wallet entry, so transactions are found through the wallet's entries
-   * and through the orders the wallet pays for.
+   * and through the orders the wallet pays for. Metered charges of a pay-as-you-go order (settled every
+   * minute) are one row per order, China hour and description (instance name and mode): 60 settlements
+   * an hour would bury everything else. 收支明细 keeps every settlement.
    */
   private billsQuery(walletId: number, filter: TimeRange & { orderType?: string | undefined }, page?: PageQuery): SQL {
     const conditions = [
@@ -115,18 +124,29 @@ export class StatementService {
         select transaction_id as id from ledger_entries where wallet_id = ${walletId}
         union
         select t.id from ledger_transactions t join orders o on o.id = t.order_id where o.wallet_id = ${walletId}
+      ),
+      per_transaction as (
+        select t.id, t.description, t.created_at, o.order_no, o.type as order_type, o.billing_type,
+               coalesce(sum(e.amount_fen) filter (where e.wallet_id = ${walletId}), 0) as wallet_amount,
+               coalesce(sum(e.amount_fen) filter (where e.platform_account = 'vouchers'), 0) as voucher_amount,
+               -- China is UTC+8 all year, so hours since the epoch are China hours too.
+               case when t.type = 'CONSUME' and o.billing_type = 'USAGE'
+                    then 'metered:' || o.id || ':' || floor(extract(epoch from t.created_at) / 3600)::bigint
+                    else 'transaction:' || t.id end as bill_key
+        from mine
+        join ledger_transactions t on t.id = mine.id
+        join ledger_entries e on e.transaction_id = t.id
+        left join orders o on o.id = t.order_id
+        where ${sql.join(conditions, sql` and `)}
+        group by t.id, o.id
       )
-      select t.id, t.description, t.created_at, o.order_no, o.type as order_type, o.billing_type,
-             coalesce(sum(e.amount_fen) filter (where e.wallet_id = ${walletId}), 0) as wallet_amount,
-             coalesce(sum(e.amount_fen) filter (where e.platform_account = 'vouchers'), 0) as voucher_amount,
+      select max(id) as id, description, max(created_at) as created_at, min(created_at) as first_at, order_no, order_type, billing_type,
+             bill_key like 'metered:%' as metered, count(*) as settlements,
+             sum(wallet_amount) as wallet_amount, sum(voucher_amount) as voucher_amount,
              count(*) over () as total
-      from mine
-      join ledger_transactions t on t.id = mine.id
-      join ledger_entries e on e.transaction_id = t.id
-      left join orders o on o.id = t.order_id
-      where ${sql.join(conditions, sql` and `)}
-      group by t.id, o.id
-      order by t.created_at desc, t.id desc
+      from per_transaction
+      group by bill_key, description, order_no, order_type, billing_type
+      order by max(created_at) desc, max(id) desc
       ${page ? sql`limit ${page.pageSize} offset ${offsetOf(page)}` : sql`limit 10000`}`;
   }
 
@@ -135,9 +155,12 @@ export class StatementService {
       id: number | string;
       description: string;
       created_at: Date | string;
+      first_at: Date | string;
       order_no: string | null;
       order_type: string | null;
       billing_type: string | null;
+      metered: boolean;
+      settlements: number | string;
       wallet_amount: number | string;
       voucher_amount: number | string;
       total: number | string;
@@ -152,7 +175,7 @@ export class StatementService {
         orderNo: row.order_no,
         orderType: row.order_type,
         billingType: row.billing_type,
-        title: row.description,
+        title: row.metered ? meteredBillTitle(row.description, new Date(row.first_at), Number(row.settlements)) : row.description,
         amount: cashAmount + voucherAmount,
         cashAmount,
         voucherAmount,

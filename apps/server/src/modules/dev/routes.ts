@@ -14,11 +14,11 @@ export const devRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) =
       config: { public: true },
       schema: {
         tags: ['开发'],
-        summary: '控制台短信发件箱（仅 SMS_PROVIDER=console 时存在）',
+        summary: '控制台短信发件箱：验证码与通知短信（仅 SMS_PROVIDER=console 时存在）',
         querystring: z.object({ telephone: telephoneField }),
         response: {
           200: envelopeOf(
-            z.array(z.object({ telephone: z.string(), type: z.string(), code: z.string(), createdAt: z.string() })),
+            z.array(z.object({ telephone: z.string(), type: z.string(), code: z.string(), content: z.string().nullable(), createdAt: z.string() })),
           ),
         },
       },
@@ -30,7 +30,9 @@ export const devRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) =
         .where(eq(smsOutbox.telephone, request.query.telephone))
         .orderBy(desc(smsOutbox.createdAt), desc(smsOutbox.id))
         .limit(20);
-      return ok(rows.map((row) => ({ telephone: row.telephone, type: row.type, code: row.code, createdAt: row.createdAt.toISOString() })));
+      return ok(
+        rows.map((row) => ({ telephone: row.telephone, type: row.type, code: row.code, content: row.content, createdAt: row.createdAt.toISOString() })),
+      );
     },
   );
 };

@@ -1,5 +1,6 @@
 import type { SmsCodeType } from '@slg/shared';
 import type { Executor } from '../../db/client.js';
+import type { SmsNotice } from './notices.js';
 
 export interface SmsMessage {
   telephone: string;
@@ -8,12 +9,15 @@ export interface SmsMessage {
 }
 
 /**
- * Sends verification codes. `executor` is the transaction that stored the code, so a provider that
- * records locally (console) commits or rolls back with it; real gateways ignore it.
+ * Sends verification codes and notices. `executor` is the transaction that stored the code (or the
+ * database, for a notice), so a provider that records locally (console) commits or rolls back with it;
+ * real gateways ignore it.
  */
 export interface SmsProvider {
   readonly name: string;
   send(message: SmsMessage, executor: Executor): Promise<void>;
+  /** A notice through its own template (SMS_NOTICE_TEMPLATES); refuses with SmsSendError when the gateway cannot send it. */
+  sendNotice(notice: SmsNotice, executor: Executor): Promise<void>;
 }
 
 export class SmsSendError extends Error {}

@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { SmsMessage, SmsProvider } from './provider.js';
 import { SmsSendError } from './provider.js';
+import { noticeParamList, noticeTemplateVariable, type NoticeTemplateIds, type SmsNotice } from './notices.js';
 
 export interface TencentSmsOptions {
   secretId: string;
@@ -8,6 +9,8 @@ export interface TencentSmsOptions {
   sdkAppId: string;
   signName: string;
   templateId: string;
+  /** Template ids of the notices (TENCENT_SMS_TEMPLATE_*); a notice without one is not sent. */
+  noticeTemplates?: NoticeTemplateIds;
   region?: string;
   host?: string;
   fetchImpl?: typeof fetch;
@@ -49,13 +52,24 @@ export class TencentSmsProvider implements SmsProvider {
   constructor(private readonly options: TencentSmsOptions) {}
 
   async send(message: SmsMessage): Promise<void> {
+    await this.sendSms(message.telephone, this.options.templateId, [message.code]);
+  }
+
+  /** SendSms with the notice's template id and its variables in the template's order. */
+  async sendNotice(notice: SmsNotice): Promise<void> {
+    const templateId = this.options.noticeTemplates?.[notice.kind];
+    if (!templateId) throw new SmsSendError(`腾讯云短信未配置通知模板 ${noticeTemplateVariable('TENCENT', notice.kind)}`);
+    await this.sendSms(notice.telephone, templateId, noticeParamList(notice));
+  }
+
+  private async sendSms(telephone: string, templateId: string, templateParams: string[]): Promise<void> {
     const host = this.options.host ?? 'sms.tencentcloudapi.com';
     const payload = JSON.stringify({
-      PhoneNumberSet: [`+86${message.telephone}`],
+      PhoneNumberSet: [`+86${telephone}`],
       SmsSdkAppId: this.options.sdkAppId,
       SignName: this.options.signName,
-      TemplateId: this.options.templateId,
-      TemplateParamSet: [message.code],
+      TemplateId: templateId,
+      TemplateParamSet: templateParams,
     });
     const timestamp = Math.floor(Date.now() / 1000);
     const authorization = tc3Authorization({

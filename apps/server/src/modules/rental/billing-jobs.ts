@@ -1,0 +1,242 @@
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte } from 'drizzle-orm';
+import { AUTO_RELEASE_DAYS, formatYuan, RELEASE_WARNING_DAYS, USAGE_CHARGING_RULE_ID } from '@slg/shared';
+import type { AppDeps } from '../../deps.js';
+import { instanceEvents, instances, wallets } from '../../db/schema/index.js';
+import { assertAllowed, RUNNING_STATUSES } from '../../compute/state-machine.js';
+import { chinaDateTime, NotificationService, type NewNotification } from '../notifications/service.js';
+import { meterOpenRuns, type InstanceRow, type MeteringPassResult } from './metering.js';
+import { RentalService } from './service.js';
+
+const DAY_MS = 86_400_000;
+/** What an instance powered off for arrears shows, and what its events and notification say. */
+export const ARREARS_REASON = '账户余额不足，已自动关机';
+export const AUTO_RELEASE_REASON = `关机已满${AUTO_RELEASE_DAYS}天，已自动释放`;
+
+export interface ArrearsResult {
+  /** Wallets below zero whose running instances were powered off. */
+  wallets: number;
+  /** Instances powered off. */
+  instances: number;
+}
+
+export interface ReleaseResult {
+  /** Reminders recorded (3 and 1 days before). */
+  reminded: number;
+  /** Instances whose release was started. */
+  released: number;
+}
+
+function instanceLabel(instance: Pick<InstanceRow, 'name' | 'instanceId'>): string {
+  return `「${instance.name}」（${instance.instanceId}）`;
+}
+
+/**
+ * The money jobs of instances (DESIGN §7), each safe to run in several processes at once and again
+ * after a crash: the metering pass settles every open run; the arrears pass powers off the running
+ * pay-as-you-go instances of wallets below zero; the release pass reminds, then releases, instances
+ * powered off for AUTO_RELEASE_DAYS. Notifications are recorded with their cause and their SMS sent
+ * after it committed.
+ */
+export class InstanceBillingJobs {
+  private readonly rental: RentalService;
+  private readonly notifications: NotificationService;
+
+  constructor(private readonly deps: AppDeps) {
+    this.rental = new RentalService(deps);
+    this.notifications = new NotificationService(deps);
+  }
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  /** The minute's job: settle every open run, then power off what wallets below zero keep running, then text the users. */
+  async meterAndEnforce(): Promise<{ metering: MeteringPassResult; arrears: ArrearsResult }> {
+    const metering = await this.meter();
+    const arrears = await this.powerOffArrears();
+    await this.notifications.deliverSms();
+    return { metering, arrears };
+  }
+
+  meter(): Promise<MeteringPassResult> {
+    return meterOpenRuns(this.db, this.deps.now());
+  }
+
+  /**
+   * Every wallet below zero powers off its running pay-as-you-go instances: per wallet one transaction
+   * locks them (instance rows first, then the wallet, as a user's power-off does), checks the balance is
+   * still below zero, and stops each through the same path as a power-off (the run's last settlement,
+   * operation power_off, the reason the instance shows, event ARREARS_POWER_OFF), with a notification.
+   */
+  async powerOffArrears(): Promise<ArrearsResult> {
+    const runningUsage = and(
+      isNotNull(instances.runStartedAt),
+      isNull(instances.operation),
+      isNull(instances.releasedAt),
+      eq(instances.chargingRuleId, USAGE_CHARGING_RULE_ID),
+      inArray(instances.status, [...RUNNING_STATUSES]),
+    );
+    const inArrears = await this.db
+      .selectDistinct({ walletId: instances.walletId })
+      .from(instances)
+      .innerJoin(wallets, eq(wallets.accountId, instances.walletId))
+      .where(and(runningUsage, lt(wallets.balanceFen, 0)))
+      .orderBy(asc(instances.walletId));
+
+    const result: ArrearsResult = { wallets: 0, instances: 0 };
+    for (const { walletId } of inArrears) {
+      const stopped = await this.db.transaction(async (tx) => {
+        const running = await tx
+          .select()
+          .from(instances)
+          .where(and(eq(instances.walletId, walletId), runningUsage))
+          .orderBy(asc(instances.id))
+          .for('update');
+        if (running.length === 0) return 0;
+        const [wallet] = await tx.select({ balance: wallets.balanceFen }).from(wallets).where(eq(wallets.accountId, walletId)).for('update');
+        if (!wallet || wallet.balance >= 0) return 0;
+        for (const instance of running) {
+          assertAllowed(instance, 'power_off');
+          await this.rental.stopInTransaction(tx, instance, { type: 'ARREARS_POWER_OFF', detail: ARREARS_REASON, actorId: null, reason: ARREARS_REASON });
+        }
+        // The balance after the runs' last settlements.
+        const [after] = await tx.select({ balance: wallets.balanceFen }).from(wallets).where(eq(wallets.accountId, walletId));
+        const at = chinaDateTime(this.deps.now());
+        await this.notifications.record(
+          tx,
+          running.map(
+            (instance): NewNotification => ({
+              ownerId: instance.ownerId,
+              creatorId: instance.creatorId,
+              recipientId: walletId,
+              kind: 'ARREARS_POWER_OFF',
+              title: '账户余额不足，实例已自动关机',
+              body: `实例${instanceLabel(instance)}因账户余额不足（当前余额${formatYuan(after?.balance ?? wallet.balance)}）已于${at}自动关机并停止计费。请充值后重新开机；关机满${AUTO_RELEASE_DAYS}天的实例将被自动释放，数据将被删除。`,
+              instanceRowId: instance.id,
+              // One run is powered off for arrears at most once.
+              dedupeKey: `arrears:${instance.id}:${instance.runStartedAt?.getTime() ?? 0}`,
+            }),
+          ),
+        );
+        return running.length;
+      });
+      if (stopped > 0) {
+        result.wallets += 1;
+        result.instances += stopped;
+      }
+    }
+    if (result.instances > 0) this.deps.compute.wake();
+    return result;
+  }
+
+  /**
+   * Pay-as-you-go instances powered off AUTO_RELEASE_DAYS in a row are released (the reconciler deletes
+   * the machine and its disks); RELEASE_WARNING_DAYS before, the user is reminded — once per reminder
+   * and power-off (dedupe key), and only the nearest one when the job was down through an earlier one.
+   */
+  async releasePoweredOff(): Promise<ReleaseResult> {
+    const now = this.deps.now();
+    const reminded = await this.remindBeforeRelease(now);
+    const released = await this.releaseDue(now);
+    await this.notifications.deliverSms();
+    return { reminded, released };
+  }
+
+  private poweredOffUsage() {
+    return and(
+      eq(instances.status, 'PoweredOff'),
+      isNull(instances.releasedAt),
+      isNull(instances.operation),
+      isNotNull(instances.poweredOffAt),
+      eq(instances.chargingRuleId, USAGE_CHARGING_RULE_ID),
+    );
+  }
+
+  private async remindBeforeRelease(now: Date): Promise<number> {
+    const warnings = [...RELEASE_WARNING_DAYS].sort((a, b) => b - a);
+    const earliestWarning = warnings[0] ?? 0;
+    const candidates = await this.db
+      .select()
+      .from(instances)
+      .where(and(this.poweredOffUsage(), lte(instances.poweredOffAt, new Date(now.getTime() - (AUTO_RELEASE_DAYS - earliestWarning) * DAY_MS))))
+      .orderBy(asc(instances.poweredOffAt))
+      .limit(1000);
+    const reminders: NewNotification[] = [];
+    for (const instance of candidates) {
+      if (!instance.poweredOffAt) continue;
+      const releaseAt = instance.poweredOffAt.getTime() + AUTO_RELEASE_DAYS * DAY_MS;
+      if (releaseAt <= now.getTime()) continue;
+      // The nearest reminder whose time has come (1 day before wins over 3 days before).
+      const daysBefore = [...warnings].reverse().find((days) => now.getTime() >= releaseAt - days * DAY_MS);
+      if (daysBefore === undefined) continue;
+      const when = chinaDateTime(new Date(releaseAt));
+      reminders.push({
+        ownerId: instance.ownerId,
+        creatorId: instance.creatorId,
+        recipientId: instance.walletId,
+        kind: 'RELEASE_REMINDER',
+        title: `实例将于${when}自动释放`,
+        body: `实例${instanceLabel(instance)}已关机，将于${when}（${daysBefore}天后）自动释放，系统盘和数据盘的数据将被删除且无法恢复。如需保留，请在此之前开机。`,
+        instanceRowId: instance.id,
+        dedupeKey: `release-reminder:${daysBefore}:${instance.id}:${instance.poweredOffAt.getTime()}`,
+      });
+    }
+    return (await this.notifications.record(this.db, reminders)).length;
+  }
+
+  private async releaseDue(now: Date): Promise<number> {
+    const released = await this.db.transaction(async (tx) => {
+      const due = await tx
+        .select()
+        .from(instances)
+        .where(and(this.poweredOffUsage(), lte(instances.poweredOffAt, new Date(now.getTime() - AUTO_RELEASE_DAYS * DAY_MS))))
+        .orderBy(asc(instances.id))
+        .limit(500)
+        .for('update', { skipLocked: true });
+      if (due.length === 0) return 0;
+      for (const instance of due) assertAllowed(instance, 'release');
+      const ids = due.map((instance) => instance.id);
+      await tx
+        .update(instances)
+        .set({
+          status: 'DestroyStarted',
+          statusReason: AUTO_RELEASE_REASON,
+          operation: 'release',
+          operationMode: null,
+          operationStartedAt: now,
+          operationAttempts: 0,
+          operationLeaseUntil: null,
+          updatedAt: now,
+        })
+        .where(inArray(instances.id, ids));
+      await tx.insert(instanceEvents).values(
+        due.map((instance) => ({
+          instanceRowId: instance.id,
+          type: 'RELEASE',
+          fromStatus: instance.status,
+          toStatus: 'DestroyStarted',
+          detail: `${AUTO_RELEASE_REASON}，系统盘与数据盘数据将被删除`,
+          actorId: null,
+          createdAt: now,
+        })),
+      );
+      const at = chinaDateTime(now);
+      await this.notifications.record(
+        tx,
+        due.map((instance) => ({
+          ownerId: instance.ownerId,
+          creatorId: instance.creatorId,
+          recipientId: instance.walletId,
+          kind: 'AUTO_RELEASED' as const,
+          title: '实例已自动释放',
+          body: `实例${instanceLabel(instance)}关机已满${AUTO_RELEASE_DAYS}天，已于${at}自动释放，数据已删除。`,
+          instanceRowId: instance.id,
+          dedupeKey: `released:${instance.id}`,
+        })),
+      );
+      return due.length;
+    });
+    if (released > 0) this.deps.compute.wake();
+    return released;
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * SMS notices (not codes): what the platform tells a user by text message. Each kind is a template
+ * registered with the SMS gateway — Aliyun names its variables (`${instances}`), Tencent numbers them
+ * (`{1}`) in the order of `params` below — and the text here is what that template must say, which the
+ * console provider writes to its outbox. Values stay within the gateways' variable limits (≤ 20 characters).
+ */
+export const SMS_NOTICE_KINDS = ['arrears', 'release_reminder'] as const;
+export type SmsNoticeKind = (typeof SMS_NOTICE_KINDS)[number];
+
+export interface SmsNoticeParams {
+  /** Instances powered off because the wallet paying for them went below zero. */
+  arrears: { instances: string; balance: string };
+  /** Instances powered off long enough to be released soon. */
+  release_reminder: { instances: string; releaseAt: string };
+}
+
+export type SmsNotice = { [K in SmsNoticeKind]: { telephone: string; kind: K; params: SmsNoticeParams[K] } }[SmsNoticeKind];
+
+interface NoticeTemplate<K extends SmsNoticeKind> {
+  /** Variable names, in Tencent's `{1}`, `{2}`… order. */
+  params: readonly (keyof SmsNoticeParams[K])[];
+  /** The template text with the variables filled in. */
+  render(params: SmsNoticeParams[K]): string;
+}
+
+export const SMS_NOTICE_TEMPLATES: { [K in SmsNoticeKind]: NoticeTemplate<K> } = {
+  arrears: {
+    params: ['instances', 'balance'],
+    render: (p) => `您的账户余额不足（当前余额${p.balance}元），实例${p.instances}已自动关机。请充值后重新开机，关机满15天的实例将被释放。`,
+  },
+  release_reminder: {
+    params: ['instances', 'releaseAt'],
+    render: (p) => `您的实例${p.instances}已关机，将于${p.releaseAt}自动释放，系统盘和数据盘数据将被删除。如需保留，请在此之前开机。`,
+  },
+};
+
+/** The template's variables as a name → value map (Aliyun's TemplateParam). */
+export function noticeParamMap(notice: SmsNotice): Record<string, string> {
+  return { ...notice.params };
+}
+
+/** The template's variables in order (Tencent's TemplateParamSet). */
+export function noticeParamList(notice: SmsNotice): string[] {
+  switch (notice.kind) {
+    case 'arrears':
+      return SMS_NOTICE_TEMPLATES.arrears.params.map((name) => notice.params[name]);
+    case 'release_reminder':
+      return SMS_NOTICE_TEMPLATES.release_reminder.params.map((name) => notice.params[name]);
+  }
+}
+
+/** The text the recipient reads. */
+export function renderNotice(notice: SmsNotice): string {
+  switch (notice.kind) {
+    case 'arrears':
+      return SMS_NOTICE_TEMPLATES.arrears.render(notice.params);
+    case 'release_reminder':
+      return SMS_NOTICE_TEMPLATES.release_reminder.render(notice.params);
+  }
+}
+
+/** Template ids per notice kind, as configured for a gateway; a missing one means that notice cannot be sent. */
+export type NoticeTemplateIds = Partial<Record<SmsNoticeKind, string>>;
+
+/** The environment variable holding a gateway's template id of a notice kind, e.g. ALIYUN_SMS_TEMPLATE_ARREARS. */
+export function noticeTemplateVariable(gateway: 'ALIYUN' | 'TENCENT', kind: SmsNoticeKind): string {
+  return `${gateway}_SMS_TEMPLATE_${kind.toUpperCase()}`;
+}
