@@ -21,7 +21,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
 import { summariseProfile, type ProfileWindow } from './profile.js';
-import { BARE, SCENARIOS, type BenchContext, type HttpScenario, type Targets } from './scenarios.js';
+import { BARE, SCENARIOS, type BenchContext, type HttpScenario, type Targets, type TimedScenario } from './scenarios.js';
 
 const serverDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const repoRoot = dirname(dirname(serverDir));
@@ -50,6 +50,9 @@ export interface ScenarioResult {
   requestsPerSecond: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
+  /** Timed operations only: the p95 and the slowest run. */
+  latencyP95Ms?: number;
+  maxMs?: number;
   ratioToBare: number | null;
   requests: number;
   /**
@@ -250,12 +253,69 @@ async function measure(
   };
 }
 
+/** The `index`-th fraction of sorted durations (nearest rank). */
+function percentile(sorted: readonly number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1))] ?? 0;
+}
+
+async function measureTimed(scenario: TimedScenario, context: BenchContext): Promise<ScenarioResult> {
+  const operation = await scenario.prepare(context);
+  await operation(0);
+  const durations: number[] = [];
+  const startedAt = performance.now();
+  for (let run = 0; run < scenario.runs; run += 1) {
+    const before = performance.now();
+    await operation(run);
+    durations.push(performance.now() - before);
+  }
+  const elapsedMs = performance.now() - startedAt;
+  const sorted = [...durations].sort((a, b) => a - b);
+  const round = (ms: number) => Math.round(ms * 10) / 10;
+  const p95 = round(percentile(sorted, 0.95));
+  return {
+    name: scenario.name,
+    title: scenario.title,
+    requestsPerSecond: Math.round((scenario.runs * 1000) / elapsedMs),
+    latencyP50Ms: round(percentile(sorted, 0.5)),
+    latencyP99Ms: round(percentile(sorted, 0.99)),
+    latencyP95Ms: p95,
+    maxMs: round(sorted[sorted.length - 1] ?? 0),
+    ratioToBare: null,
+    requests: scenario.runs,
+    serverCpuMicrosPerRequest: null,
+    postgresCpuMicrosPerRequest: null,
+    failures: 0,
+    targets: scenario.targets,
+    meetsTargets: scenario.targets.maxP95Ms === undefined || p95 < scenario.targets.maxP95Ms,
+  };
+}
+
 function describeTargets(targets: Targets | null): string {
   if (!targets) return '';
   const parts: string[] = [];
+  if (targets.maxP95Ms !== undefined) parts.push(`p95 < ${targets.maxP95Ms} ms`);
   if (targets.minRatio !== undefined) parts.push(`≥ ${targets.minRatio}×`);
   if (targets.maxP99Ms !== undefined) parts.push(`p99 < ${targets.maxP99Ms} ms`);
   return parts.join(', ');
+}
+
+function printTimedTable(results: ScenarioResult[]): void {
+  if (results.length === 0) return;
+  console.log('');
+  const rows = [
+    ['timed operation', 'runs', 'p50 ms', 'p95 ms', 'max ms', 'target', ''],
+    ...results.map((result) => [
+      result.title,
+      String(result.requests),
+      String(result.latencyP50Ms),
+      String(result.latencyP95Ms ?? ''),
+      String(result.maxMs ?? ''),
+      describeTargets(result.targets),
+      result.meetsTargets ? 'ok' : 'MISSED',
+    ]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
 }
 
 function printTable(results: ScenarioResult[]): void {
@@ -315,7 +375,8 @@ async function main(): Promise<void> {
           const onMeasured = (fromMs: number, toMs: number) => {
             if (kind === 'app') profileWindows.push({ title: scenario.title, window: { fromMs: fromMs - server.startedAtMs, toMs: toMs - server.startedAtMs } });
           };
-          results.push(await measure(scenario, context, { serverPid: server.pid, databaseName, onMeasured }, bareRate));
+          if (scenario.kind === 'timed') results.push(await measureTimed(scenario, context));
+          else results.push(await measure(scenario, context, { serverPid: server.pid, databaseName, onMeasured }, bareRate));
         }
       } finally {
         await server.stop();
@@ -331,7 +392,9 @@ async function main(): Promise<void> {
   }
 
   console.log(`\n${connections} connections, ${durationSeconds} s each after ${warmupSeconds} s warm-up; PostgreSQL ${postgres}\n`);
-  printTable(results);
+  const timedNames = new Set(selected.filter((scenario) => scenario.kind === 'timed').map((scenario) => scenario.name));
+  printTable(results.filter((result) => !timedNames.has(result.name)));
+  printTimedTable(results.filter((result) => timedNames.has(result.name)));
   mkdirSync(outputDir, { recursive: true });
   const report = {
     measuredAt: new Date().toISOString(),

@@ -1,4 +1,8 @@
 import type { DatabaseHandle } from '../src/db/client.js';
+import { MarketService, type MarketQuery } from '../src/modules/market/service.js';
+import { meterOpenRuns } from '../src/modules/rental/metering.js';
+import { holdJobLeases, seedRunningInstances } from './compute.js';
+import { seedMarketFleet } from './market-fleet.js';
 
 /** What a scenario may use to set itself up before it is measured. */
 export interface BenchContext {
@@ -22,6 +26,8 @@ export interface Targets {
   minRatio?: number;
   /** p99 latency in milliseconds, below. */
   maxP99Ms?: number;
+  /** p95 duration of a timed operation in milliseconds, below. */
+  maxP95Ms?: number;
 }
 
 /**
@@ -40,7 +46,39 @@ export interface HttpScenario {
   prepare(context: BenchContext): Promise<HttpRequestPlan>;
 }
 
-export type Scenario = HttpScenario;
+/**
+ * An operation timed in the bench process against the run's database (no HTTP): a query the cache in
+ * front of it would hide, or a job's pass. The app server runs meanwhile (it migrated and seeded).
+ */
+export interface TimedScenario {
+  kind: 'timed';
+  name: string;
+  title: string;
+  server: 'app';
+  targets: Targets;
+  /** How many times the operation is timed (after one untimed warm-up run). */
+  runs: number;
+  /** Seeds what the operation needs and returns it; run `i` may vary its input by `i`. */
+  prepare(context: BenchContext): Promise<(run: number) => Promise<void>>;
+}
+
+export type Scenario = HttpScenario | TimedScenario;
+
+/** The market of the bench: the seed fleet plus this many generated hosts. */
+export const MARKET_HOSTS = 10_000;
+/** Running instances one metering pass settles, and the wallets they belong to. */
+export const METERED_INSTANCES = 10_000;
+const METERED_WALLETS = 2_000;
+
+/** The filters people use, in turn: all, a model, a zone and a model, a GPU count, by free GPUs, a deep page. */
+const MARKET_QUERIES: MarketQuery[] = [
+  { page: 1, pageSize: 10, chargingRuleId: 1, sort: 'price' },
+  { page: 1, pageSize: 10, chargingRuleId: 1, sort: 'price', gpuModelId: 'rtx4090' },
+  { page: 1, pageSize: 10, chargingRuleId: 1, sort: 'price', gpuModelId: 'rtx4090', zoneId: 'bj-a' },
+  { page: 1, pageSize: 10, chargingRuleId: 1, sort: 'price', gpuModelId: 'a800-80g', gpuNum: 4 },
+  { page: 1, pageSize: 10, chargingRuleId: 3, sort: 'free' },
+  { page: 50, pageSize: 20, chargingRuleId: 1, sort: 'price', gpuNum: 2 },
+];
 
 export const BARE = 'bare';
 
@@ -109,5 +147,51 @@ export const SCENARIOS: readonly Scenario[] = [
     server: 'app',
     targets: AUTHENTICATED_TARGETS,
     prepare: async (context) => ({ path: '/api/v1/account/', headers: await bearer(context), expectStatus: 200 }),
+  },
+  {
+    kind: 'http',
+    name: 'market',
+    title: `GET /api/v1/comppower (${MARKET_HOSTS.toLocaleString('en')} hosts, gpuNum=2)`,
+    server: 'app',
+    targets: { maxP99Ms: 20 },
+    prepare: async (context) => {
+      await seedMarketFleet(context.database.db, MARKET_HOSTS);
+      return { path: '/api/v1/comppower?gpuModelId=rtx4090&gpuNum=2&pageSize=10', headers: BROWSER_ENCODINGS, expectStatus: 200 };
+    },
+  },
+  {
+    kind: 'timed',
+    name: 'market-query',
+    title: `market query, uncached (${MARKET_HOSTS.toLocaleString('en')} hosts, 6 filter shapes)`,
+    server: 'app',
+    targets: { maxP95Ms: 20 },
+    runs: 300,
+    prepare: async (context) => {
+      await seedMarketFleet(context.database.db, MARKET_HOSTS);
+      const market = new MarketService({ database: context.database });
+      return async (run) => {
+        await market.list(MARKET_QUERIES[run % MARKET_QUERIES.length] as MarketQuery);
+      };
+    },
+  },
+  {
+    kind: 'timed',
+    name: 'metering',
+    title: `one metering pass (${METERED_INSTANCES.toLocaleString('en')} running instances, ${METERED_WALLETS.toLocaleString('en')} wallets)`,
+    server: 'app',
+    targets: { maxP95Ms: 500 },
+    runs: 5,
+    prepare: async (context) => {
+      await holdJobLeases(context.database.db, ['meter-instances', 'watch-instances', 'release-powered-off-instances'], 30);
+      const start = new Date();
+      await seedRunningInstances(context.database.db, METERED_INSTANCES, METERED_WALLETS, start);
+      // A minute later each pass: every instance has a new fen to pay (198 fen/h is 3.3 a minute).
+      let passes = 0;
+      return async () => {
+        passes += 1;
+        const settled = await meterOpenRuns(context.database.db, new Date(start.getTime() + passes * 60_000));
+        if (settled.instances < METERED_INSTANCES) throw new Error(`计量只结算了 ${settled.instances} 个实例`);
+      };
+    },
   },
 ];

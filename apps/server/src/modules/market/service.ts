@@ -97,7 +97,7 @@ interface OverviewCell {
  * and its total together (`count(*) over ()`), joined with the dictionaries — never a query per host.
  */
 export class MarketService {
-  constructor(private readonly deps: AppDeps) {}
+  constructor(private readonly deps: Pick<AppDeps, 'database'>) {}
 
   private get db() {
     return this.deps.database.db;
