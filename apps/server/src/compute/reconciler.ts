@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { GpuMode, InstanceOperation } from '@slg/shared';
 import type { AppDeps } from '../deps.js';
 import type { Transaction } from '../db/client.js';
@@ -269,21 +269,39 @@ export class Reconciler {
    * unreachable or stopped by itself ends its metered run now; one that is reachable and running
    * again after OutOfConnection starts a new run. Returns how many changed.
    */
-  async watch(limit = 500): Promise<number> {
-    const watched = await this.db
-      .select()
-      .from(instances)
-      .where(and(isNull(instances.operation), isNull(instances.releasedAt), inArray(instances.status, [...RUNNING_STATUSES, 'OutOfConnection'])))
-      .orderBy(asc(instances.updatedAt))
-      .limit(limit);
-    if (watched.length === 0) return 0;
+  async watch(batch = 500): Promise<number> {
+    let changed = 0;
+    // Every watched instance, a batch at a time in id order (one observe call per batch).
+    for (let afterId = 0; ; ) {
+      const watched = await this.db
+        .select()
+        .from(instances)
+        .where(
+          and(
+            gt(instances.id, afterId),
+            isNull(instances.operation),
+            isNull(instances.releasedAt),
+            inArray(instances.status, [...RUNNING_STATUSES, 'OutOfConnection']),
+          ),
+        )
+        .orderBy(asc(instances.id))
+        .limit(batch);
+      if (watched.length === 0) return changed;
+      changed += await this.watchBatch(watched);
+      afterId = watched[watched.length - 1]?.id ?? afterId;
+      if (watched.length < batch) return changed;
+    }
+  }
+
+  private async watchBatch(watched: InstanceRow[]): Promise<number> {
     const observed = await this.deps.compute.driver.observe(watched.map((instance) => instance.instanceId));
     let changed = 0;
     for (const seen of watched) {
       const machine = observed.get(seen.instanceId) ?? { state: 'absent' as const };
       const running = (RUNNING_STATUSES as readonly string[]).includes(seen.status);
       if (running && machine.state === 'running') continue;
-      if (!running && machine.state !== 'running') continue;
+      // Unreachable still, or on its way somewhere: look again next time.
+      if (!running && !['running', 'stopped', 'error', 'absent'].includes(machine.state)) continue;
       const moved = await this.db.transaction(async (tx) => {
         const [instance] = await tx
           .select()
@@ -292,6 +310,19 @@ export class Reconciler {
           .for('update');
         if (!instance) return false;
         const now = this.deps.now();
+        if (!running && machine.state !== 'running') {
+          // The host answers again and the machine is not running: it is off (GPUs back to the
+          // host) or broken, and the user can act on it again.
+          const stopped = machine.state === 'stopped';
+          const reason = stopped ? '主机恢复连接，实例已关机' : machine.state === 'absent' ? '主机恢复连接，容器已不存在' : `主机恢复连接，${machine.reason ?? '实例故障'}`;
+          await this.returnToHost(tx, instance, { gpus: instance.gpuHeld, diskGb: 0 });
+          await tx
+            .update(instances)
+            .set({ status: stopped ? 'PoweredOff' : 'Error', statusReason: reason, gpuHeld: 0, poweredOffAt: stopped ? now : instance.poweredOffAt, updatedAt: now })
+            .where(eq(instances.id, instance.id));
+          await this.event(tx, instance, 'POWER_OFF', stopped ? 'PoweredOff' : 'Error', reason);
+          return true;
+        }
         if (!running) {
           const mode: GpuMode = instance.gpuMode === 'nogpu' ? 'nogpu' : 'gpu';
           await tx

@@ -107,7 +107,7 @@ export class MarketService {
    * A page of market rows in two steps: the hosts that match, narrowed to their sort keys (id, price,
    * free GPUs and the total by `count(*) over ()`) and cut to the page, then the page's ten-odd rows
    * joined with their details. Spooling only the narrow keys keeps an unfiltered market of 10,000 hosts
-   * a few milliseconds (docs/decisions.md, "Compute market").
+   * a few milliseconds (docs/decisions.md, "Instances").
    */
   private marketRows(rule: MarketRuleId, where: SQL[], sortFreeFirst: boolean, limit: number, offset: number) {
     const price = priceSql(rule);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { ErrorCodes, runCharge, type Page } from '@slg/shared';
 import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
-import { hosts, instances, ledgerEntries, notifications, orders, smsOutbox } from '../../db/schema/index.js';
+import { hosts, instances, ledgerEntries, notifications, orders, simMachines, smsOutbox } from '../../db/schema/index.js';
 import { Reconciler } from '../../compute/reconciler.js';
 import { claimJobRun } from '../../jobs/leases.js';
 import { unbalancedTransactions, walletsOutOfBalance } from '../billing/ledger.js';
@@ -281,6 +281,37 @@ describe('restarts', () => {
     expect(released.releasedAt).not.toBeNull();
     const [host] = await db().select().from(hosts).where(eq(hosts.id, 'nm-b-4090-06'));
     expect(host).toMatchObject({ gpuAllocated: 0, dataDiskAllocatedGb: 0 });
+  });
+});
+
+describe('watching running instances', () => {
+  it('stops billing a host that became unreachable, and frees the GPUs when it comes back with the machine stopped', async () => {
+    const user = await fundedUser(10_000);
+    const first = await runningInstance(user, 'hd-a-4090-01');
+    const second = await runningInstance(user, 'hd-a-4090-01');
+    await db().update(hosts).set({ simFault: 'unreachable', simFaultReason: '机房网络中断' }).where(eq(hosts.id, 'hd-a-4090-01'));
+    // A batch of one: the watch goes through every running instance, not only the first batch.
+    expect(await new Reconciler(t.deps).watch(1)).toBe(2);
+    for (const instanceId of [first, second]) {
+      expect(await detail(user, instanceId)).toMatchObject({ status: 'OutOfConnection', statusReason: '机房网络中断，已停止计费' });
+      expect((await rowOf(instanceId)).runStartedAt).toBeNull();
+    }
+    const charged = await balanceOf(user);
+    t.clock.advance(3600);
+    await meterOpenRuns(db(), t.deps.now());
+    expect(await balanceOf(user)).toBe(charged);
+
+    // Back online: one machine was stopped meanwhile, the other still runs.
+    await db().update(simMachines).set({ state: 'stopped', runningSince: null }).where(eq(simMachines.instanceId, first));
+    await db().update(hosts).set({ simFault: null, simFaultReason: null }).where(eq(hosts.id, 'hd-a-4090-01'));
+    expect(await new Reconciler(t.deps).watch(1)).toBe(2);
+    expect(await detail(user, first)).toMatchObject({ status: 'PoweredOff', statusReason: '主机恢复连接，实例已关机' });
+    expect(await detail(user, second)).toMatchObject({ status: 'PoweredOn' });
+    const [host] = await db().select().from(hosts).where(eq(hosts.id, 'hd-a-4090-01'));
+    expect(host?.gpuAllocated).toBe(1);
+    // The stopped one can be powered on again.
+    const on = await call(t.app, { method: 'POST', url: '/api/v1/rental/power_on', token: await fresh(user), payload: { instanceId: first, mode: 'gpu' } });
+    expect(on.status, JSON.stringify(on.body)).toBe(200);
   });
 });
 

@@ -172,4 +172,18 @@ describe('creating and running a pay-as-you-go instance', () => {
     const list = await call<{ total: number }>(t.app, { method: 'GET', url: '/api/v1/rental', token: user.jwtToken });
     expect(list.body.result.total).toBe(0);
   });
+
+  it('refuses a voucher for pay-as-you-go and names a short data disk as such, not as a GPU shortage', async () => {
+    const user = await fundedUser(10_000);
+    const withVoucher = await create(user.jwtToken, { voucherId: 1 });
+    expect(withVoucher.status).toBe(400);
+    expect(withVoucher.body.rspmsg).toBe('按量计费不能使用代金券，代金券可用于包日、包周、包月');
+    const diskFull = 'xb-a-v100-01';
+    const [host] = await db().select().from(hosts).where(eq(hosts.id, diskFull));
+    await db().update(hosts).set({ dataDiskAllocatedGb: (host?.dataDiskTotalGb ?? 0) - 10 }).where(eq(hosts.id, diskFull));
+    const refused = await create(user.jwtToken, { hostId: diskFull });
+    expect(refused.status).toBe(409);
+    expect(refused.body.rspmsg).toBe('主机数据盘空间不足：该主机当前剩余 10 GB，需要 50 GB，请选择其他主机');
+    await db().update(hosts).set({ dataDiskAllocatedGb: 0 }).where(eq(hosts.id, diskFull));
+  });
 });

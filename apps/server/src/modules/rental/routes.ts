@@ -45,6 +45,14 @@ const prepayResult = z.object({
 });
 const created = z.object({ instanceId: z.string(), rentalId: z.number().int(), rentalUid: z.string(), orderId: z.string().describe('订单号') });
 
+const voucherField = z
+  .number({ error: '代金券ID必须是整数' })
+  .int('代金券ID必须是整数')
+  .positive('代金券ID必须是正整数')
+  .nullable()
+  .optional()
+  .describe('代金券：只能用于包日、包周、包月；按量计费不接受');
+
 export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
   const rental = new RentalService(deps);
   // Before validation, so a caller without the authority learns nothing about the body's rules.
@@ -122,7 +130,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
       schema: {
         tags,
         summary: '创建前询价：按量计费返回每小时费用与余额需覆盖的金额',
-        body: z.object({ hostId: hostIdField, gpuNum: gpuNumField, chargingRuleId: chargingRuleField, rentAmount: z.number().int().min(1).optional() }),
+        body: z.object({ hostId: hostIdField, gpuNum: gpuNumField, chargingRuleId: chargingRuleField, rentAmount: z.number().int().min(1).optional(), voucherId: voucherField }),
         response: { 200: envelopeOf(prepayResult), ...errors },
       },
     },
@@ -143,6 +151,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
           chargingRuleId: chargingRuleField,
           rentAmount: z.number().int().min(1).optional(),
           name: nameField.optional(),
+          voucherId: voucherField,
         }),
         response: { 200: envelopeOf(created), ...errors },
       },

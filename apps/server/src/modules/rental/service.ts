@@ -37,12 +37,14 @@ export interface CreateInstanceInput {
   imageId: string;
   chargingRuleId: number;
   name?: string | undefined;
+  voucherId?: number | null | undefined;
 }
 
 export interface PrepayInput {
   hostId: string;
   gpuNum: number;
   chargingRuleId: number;
+  voucherId?: number | null | undefined;
 }
 
 export interface InstanceListQuery extends PageQuery {
@@ -176,9 +178,11 @@ export class RentalService {
     return row;
   }
 
-  private assertUsageRule(chargingRuleId: number): void {
+  private assertUsageRule(chargingRuleId: number, voucherId: number | null | undefined): void {
     if (!CHARGING_RULES.some((rule) => rule.id === chargingRuleId)) throw new AppError('VALIDATION', '计费方式不正确');
     if (chargingRuleId !== USAGE_CHARGING_RULE_ID) throw new AppError('VALIDATION', '包日、包周、包月暂未开放，请选择按量计费');
+    // Vouchers pay prepaid orders; a metered run has nothing upfront for one to pay.
+    if (voucherId !== undefined && voucherId !== null) throw new AppError('VALIDATION', '按量计费不能使用代金券，代金券可用于包日、包周、包月');
   }
 
   private assertGpuNum(host: typeof hosts.$inferSelect, gpuNum: number): void {
@@ -191,7 +195,7 @@ export class RentalService {
    */
   async prepay(principal: Principal, input: PrepayInput) {
     ownershipFor(principal, 'CONTAINER');
-    this.assertUsageRule(input.chargingRuleId);
+    this.assertUsageRule(input.chargingRuleId, input.voucherId);
     const found = await this.hostWithModel(this.db, input.hostId);
     this.assertGpuNum(found.host, input.gpuNum);
     const source = priceSourceOf(found.host, found.modelPricePerHourFen);
@@ -238,8 +242,19 @@ export class RentalService {
       )
       .returning({ id: hosts.id });
     if (taken.length > 0) return;
-    const [now] = await tx.select({ free: sql<number>`${hosts.gpuTotal} - ${hosts.gpuAllocated}` }).from(hosts).where(eq(hosts.id, host.id));
-    throw new AppError('HOST_GPU_SHORTAGE', `主机GPU不足：该主机当前空闲 ${now?.free ?? 0} 卡，需要 ${gpuNum} 卡`);
+    const [now] = await tx
+      .select({
+        enabled: hosts.enabled,
+        freeGpus: sql<number>`${hosts.gpuTotal} - ${hosts.gpuAllocated}`,
+        freeDiskGb: sql<number>`${hosts.dataDiskTotalGb} - ${hosts.dataDiskAllocatedGb}`,
+      })
+      .from(hosts)
+      .where(eq(hosts.id, host.id));
+    if (now && !now.enabled) throw new AppError('STATE_CONFLICT', '该主机已下架，请选择其他主机');
+    if (now && now.freeGpus >= gpuNum) {
+      throw new AppError('STATE_CONFLICT', `主机数据盘空间不足：该主机当前剩余 ${now.freeDiskGb} GB，需要 ${diskGb} GB，请选择其他主机`);
+    }
+    throw new AppError('HOST_GPU_SHORTAGE', `主机GPU不足：该主机当前空闲 ${now?.freeGpus ?? 0} 卡，需要 ${gpuNum} 卡`);
   }
 
   /**
@@ -249,7 +264,7 @@ export class RentalService {
    */
   async create(tx: Transaction, principal: Principal, input: CreateInstanceInput) {
     const owner = ownershipFor(principal, 'CONTAINER');
-    this.assertUsageRule(input.chargingRuleId);
+    this.assertUsageRule(input.chargingRuleId, input.voucherId);
     const found = await this.hostWithModel(tx, input.hostId);
     this.assertGpuNum(found.host, input.gpuNum);
     const [image] = await tx.select().from(publicImages).where(and(eq(publicImages.id, input.imageId), eq(publicImages.enabled, true)));
