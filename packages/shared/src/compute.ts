@@ -58,3 +58,24 @@ export const PACKAGE_PRICE_HOURS = { day: 22, week: 140, month: 520 } as const;
 /** What an instance gets in no-GPU mode, whatever its size with GPUs. */
 export const NO_GPU_CPU_CORES = 2;
 export const NO_GPU_MEMORY_GB = 4;
+
+/** `12.4` → [12, 4]; anything unreadable counts as 0. */
+function versionParts(version: string): number[] {
+  return version.split('.').map((part) => Number.parseInt(part, 10) || 0);
+}
+
+/** Compares two dotted versions numerically (12.10 is newer than 12.4). */
+export function compareVersions(a: string, b: string): number {
+  const left = versionParts(a);
+  const right = versionParts(b);
+  for (let index = 0; index < Math.max(left.length, right.length); index += 1) {
+    const difference = (left[index] ?? 0) - (right[index] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
+/** Whether a host's driver runs an image: the image may need at most the host's CUDA version. */
+export function imageRunsOnHost(imageCuda: string, hostCudaVersion: string): boolean {
+  return compareVersions(imageCuda, hostCudaVersion) <= 0;
+}

@@ -1,4 +1,8 @@
 /** Query keys shared by every page, so a page that changes money can invalidate the balance. */
 export const queryKeys = {
   balance: ['account', 'balance'] as const,
+  /** 算力市场: hosts and the overview (api/compute.ts builds the full keys under it). */
+  market: ['market'] as const,
+  /** Container instances: lists, summary, details (api/compute.ts). */
+  instances: ['instances'] as const,
 } as const;

@@ -9,7 +9,9 @@ describe('consolePagePaths (the pages of the phone-width e2e check)', () => {
     expect(paths).toContain('/exchange');
     expect(paths).toContain('/ctrl-cost-center/cost-center/voucher');
     expect(paths).not.toContain('/login');
-    expect(paths).not.toContain('/computility-market');
+    expect(paths).toContain('/computility-market');
+    expect(paths).toContain('/ctrl-container-instances/containerInstances');
+    expect(paths).not.toContain('/ctrl-container-instances/confirm-order');
     const expected = ROUTES.filter((record) => record.page && record.meta.console).map((record) => record.path);
     expect(paths).toEqual(expected);
   });

@@ -39,6 +39,9 @@ const BUILT = [
   '/exchange', '/ctrl-cost-center/cost-center',
   ...['recharge', 'recharge-record', 'order', 'order-detail', 'f-details', 'income-details', 'invoice', 'invoice-info',
     'make-bill-invoice', 'make-price-invoice', 'voucher'].map((p) => `/ctrl-cost-center/cost-center/${p}`),
+  // compute (issue 7): the market with its step sub-paths, the instance list and the create page
+  '/computility-market', '/computility-market/method', '/computility-market/model', '/computility-market/quantity', '/computility-market/region',
+  '/ctrl-container-instances/containerInstances', '/ctrl-container-instances/createInstances',
 ];
 
 describe('route table', () => {
@@ -104,15 +107,26 @@ describe('menus', () => {
   const main = { loggedIn: true, accountType: 1 as const, permissions: null };
 
   it('show only routes that have a page', () => {
-    expect(sidebarMenu(main).map((entry) => entry.key)).toEqual(['/ctrl-overview/overview', '/ctrl-cost-center/cost-center']);
-    expect(headerMenu().map((entry) => entry.key)).toEqual(['/', '/about']);
+    expect(sidebarMenu(main).map((entry) => entry.key)).toEqual([
+      '/ctrl-overview/overview',
+      '/computility-market',
+      '/ctrl-container-instances',
+      '/ctrl-cost-center/cost-center',
+    ]);
+    expect(headerMenu().map((entry) => entry.key)).toEqual(['/', '/about', '/computility-market']);
   });
 
   it('hide what a sub-account may not open', () => {
     const sub = { loggedIn: true, accountType: 2 as const, permissions: ['CONTAINER' as const] };
-    expect(sidebarMenu(sub)).toEqual([]);
-    expect(sidebarMenu({ ...sub, permissions: [] }).map((entry) => entry.key)).toEqual(['/ctrl-overview/overview', '/ctrl-cost-center/cost-center']);
-    expect(sidebarMenu({ ...sub, permissions: ['INVOICE'] }).map((entry) => entry.key)).toEqual(['/ctrl-cost-center/cost-center']);
+    expect(sidebarMenu(sub).map((entry) => entry.key)).toEqual(['/computility-market', '/ctrl-container-instances']);
+    expect(sidebarMenu({ ...sub, permissions: [] }).map((entry) => entry.key)).toEqual([
+      '/ctrl-overview/overview',
+      '/computility-market',
+      '/ctrl-container-instances',
+      '/ctrl-cost-center/cost-center',
+    ]);
+    // 算力市场 is a sub-account page (spec §2): every sub-account sees it.
+    expect(sidebarMenu({ ...sub, permissions: ['INVOICE'] }).map((entry) => entry.key)).toEqual(['/computility-market', '/ctrl-cost-center/cost-center']);
   });
 
   it('group the cost centre pages in the sidebar, in table order', () => {

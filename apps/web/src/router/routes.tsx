@@ -101,6 +101,10 @@ const InvoiceInfoPage = lazyPage(() => import('../pages/ctrl-cost-center/invoice
 const MakeBillInvoicePage = lazyPage(() => import('../pages/ctrl-cost-center/make-bill-invoice/index'));
 const MakePriceInvoicePage = lazyPage(() => import('../pages/ctrl-cost-center/make-price-invoice/index'));
 const VoucherPage = lazyPage(() => import('../pages/ctrl-cost-center/voucher/index'));
+// Compute: the market and container instances (issue 7).
+const MarketPage = lazyPage(() => import('../pages/computility-market/index'));
+const ContainerInstancesPage = lazyPage(() => import('../pages/ctrl-container-instances/containerInstances/index'));
+const CreateInstancePage = lazyPage(() => import('../pages/ctrl-container-instances/createInstances/index'));
 
 /** Where a sign-in lands without a `redirect` query. */
 export const CONSOLE_HOME_PATH = '/ctrl-overview/overview';
@@ -165,11 +169,13 @@ export const ROUTE_TABLE: RouteNode[] = [
       permission: 'CONTAINER',
       icon: 'market',
     },
+    page: MarketPage,
+    // The same page with that step focused.
     children: [
-      { path: 'method', meta: { title: '选择计费方式' } },
-      { path: 'model', meta: { title: '选择GPU型号' } },
-      { path: 'quantity', meta: { title: '选择GPU数量' } },
-      { path: 'region', meta: { title: '选择地区' } },
+      { path: 'method', meta: { title: '选择计费方式', activeMenu: '/computility-market' }, page: MarketPage },
+      { path: 'model', meta: { title: '选择GPU型号', activeMenu: '/computility-market' }, page: MarketPage },
+      { path: 'quantity', meta: { title: '选择GPU数量', activeMenu: '/computility-market' }, page: MarketPage },
+      { path: 'region', meta: { title: '选择地区', activeMenu: '/computility-market' }, page: MarketPage },
     ],
   },
   {
@@ -184,10 +190,11 @@ export const ROUTE_TABLE: RouteNode[] = [
       icon: 'container',
     },
     children: [
-      { path: 'containerInstances', meta: { title: '实例列表', sidebar: true } },
+      { path: 'containerInstances', meta: { title: '实例列表', sidebar: true }, page: ContainerInstancesPage },
       {
         path: 'createInstances',
         meta: { title: '创建实例', subAccountPage: true, activeMenu: '/ctrl-container-instances/containerInstances' },
+        page: CreateInstancePage,
       },
       { path: 'cloneInstances', meta: { title: '克隆实例', activeMenu: '/ctrl-container-instances/containerInstances' } },
       { path: 'confirm-order', meta: { title: '确认订单', activeMenu: '/ctrl-container-instances/containerInstances' } },

@@ -60,6 +60,15 @@ describe('算力市场', () => {
     await db().update(hosts).set({ gpuAllocated: 0 }).where(eq(hosts.id, 'bj-a-4090-01'));
   });
 
+  it('gives one host by its id', async () => {
+    const one = await market('hostId=hd-a-l20-02');
+    expect(one.body.result.total).toBe(1);
+    expect(one.body.result.list[0]).toMatchObject({ hostId: 'hd-a-l20-02', gpuModelId: 'l20', zoneId: 'hd-a' });
+    const bad = await market('hostId=..%2Fetc');
+    expect(bad.status).toBe(400);
+    expect(bad.body.rspmsg).toBe('主机ID格式不正确');
+  });
+
   it('refuses bad filters in Chinese', async () => {
     for (const [query, message] of [
       ['gpuNum=9', 'GPU数量不能超过8'],

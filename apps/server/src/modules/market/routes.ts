@@ -8,6 +8,7 @@ import { pageQuery, pageSchema } from '../../http/pagination.js';
 import { sendRepresentation } from '../meta/cache.js';
 import { fleetAdminRoutes } from './admin-routes.js';
 import { AnswerCache } from './cache.js';
+import { hostIdField } from '../rental/routes.js';
 import { chargingRuleQuery, dictionaryIdField } from './fields.js';
 import { MarketService, overviewOf } from './service.js';
 
@@ -80,6 +81,7 @@ export const marketRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
         tags,
         summary: '算力市场主机列表：按可用区、GPU型号、GPU数量筛选，默认价格从低到高（至多1秒前的数据）',
         querystring: pageQuery.extend({
+          hostId: hostIdField.optional().describe('只看这一台主机（创建实例页按主机ID取主机）'),
           zoneId: dictionaryIdField('可用区').optional(),
           gpuModelId: dictionaryIdField('GPU型号').optional(),
           gpuNum: gpuNumQuery.optional().describe('只列出当前能租到这么多卡（以及免费数据盘）的主机'),
@@ -93,8 +95,8 @@ export const marketRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
       },
     },
     async (request, reply) => {
-      const { page, pageSize, zoneId, gpuModelId, gpuNum, chargingRuleId, sort } = request.query;
-      const key = JSON.stringify(['list', page, pageSize, zoneId ?? null, gpuModelId ?? null, gpuNum ?? null, chargingRuleId, sort]);
+      const { page, pageSize, hostId, zoneId, gpuModelId, gpuNum, chargingRuleId, sort } = request.query;
+      const key = JSON.stringify(['list', page, pageSize, hostId ?? null, zoneId ?? null, gpuModelId ?? null, gpuNum ?? null, chargingRuleId, sort]);
       return sendRepresentation(request, reply, await answers.get(key, async () => ok(await market.list(request.query))));
     },
   );

@@ -9,6 +9,8 @@ import { priceSql, unitOfRule, type MarketRuleId } from './prices.js';
 export type MarketSort = 'price' | 'free';
 
 export interface MarketQuery extends PageQuery {
+  /** One host (the create page shows the host it was sent to). */
+  hostId?: string | undefined;
   zoneId?: string | undefined;
   gpuModelId?: string | undefined;
   /** Only hosts that can take this many GPUs (and the free data disk) now. */
@@ -216,6 +218,7 @@ export class MarketService {
   /** 算力市场: filtered by zone, GPU model and the GPUs wanted; cheapest first (or most free first). */
   async list(query: MarketQuery): Promise<Page<MarketHost>> {
     const where: SQL[] = [];
+    if (query.hostId) where.push(eq(hosts.id, query.hostId));
     if (query.zoneId) where.push(eq(hosts.zoneId, query.zoneId));
     if (query.gpuModelId) where.push(eq(hosts.gpuModelId, query.gpuModelId));
     if (query.gpuNum !== undefined) {

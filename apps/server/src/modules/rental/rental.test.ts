@@ -178,12 +178,21 @@ describe('creating and running a pay-as-you-go instance', () => {
     const withVoucher = await create(user.jwtToken, { voucherId: 1 });
     expect(withVoucher.status).toBe(400);
     expect(withVoucher.body.rspmsg).toBe('按量计费不能使用代金券，代金券可用于包日、包周、包月');
-    const diskFull = 'xb-a-v100-01';
+    const diskFull = 'cq-a-4090-01';
     const [host] = await db().select().from(hosts).where(eq(hosts.id, diskFull));
     await db().update(hosts).set({ dataDiskAllocatedGb: (host?.dataDiskTotalGb ?? 0) - 10 }).where(eq(hosts.id, diskFull));
     const refused = await create(user.jwtToken, { hostId: diskFull });
     expect(refused.status).toBe(409);
     expect(refused.body.rspmsg).toBe('主机数据盘空间不足：该主机当前剩余 10 GB，需要 50 GB，请选择其他主机');
     await db().update(hosts).set({ dataDiskAllocatedGb: 0 }).where(eq(hosts.id, diskFull));
+  });
+
+  it('refuses an image that needs a newer CUDA than the host’s driver', async () => {
+    const user = await fundedUser(10_000);
+    const refused = await create(user.jwtToken, { hostId: 'bj-a-3090-01' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.rspmsg).toBe('镜像需要 CUDA 12.4，该主机驱动最高支持 CUDA 12.2，请选择 CUDA 版本不高于 12.2 的镜像或其他主机');
+    const [host] = await db().select().from(hosts).where(eq(hosts.id, 'bj-a-3090-01'));
+    expect(host?.gpuAllocated).toBe(0);
   });
 });

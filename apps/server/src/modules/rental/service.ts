@@ -7,6 +7,7 @@ import {
   FREE_DATA_DISK_GB,
   formatYuan,
   USAGE_CHARGING_RULE_ID,
+  imageRunsOnHost,
   type GpuMode,
   type Page,
 } from '@slg/shared';
@@ -269,6 +270,9 @@ export class RentalService {
     this.assertGpuNum(found.host, input.gpuNum);
     const [image] = await tx.select().from(publicImages).where(and(eq(publicImages.id, input.imageId), eq(publicImages.enabled, true)));
     if (!image) throw new AppError('NOT_FOUND', '镜像不存在或已下架，请重新选择');
+    if (!imageRunsOnHost(image.cuda, found.host.cudaVersion)) {
+      throw new AppError('VALIDATION', `镜像需要 CUDA ${image.cuda}，该主机驱动最高支持 CUDA ${found.host.cudaVersion}，请选择 CUDA 版本不高于 ${found.host.cudaVersion} 的镜像或其他主机`);
+    }
 
     const now = this.deps.now();
     const source = priceSourceOf(found.host, found.modelPricePerHourFen);

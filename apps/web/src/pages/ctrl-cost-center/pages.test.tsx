@@ -69,7 +69,7 @@ const CASES: PageCase[] = [
     main: 'GET /order',
     emptyResult: { list: [], total: 0, page: 1, pageSize: 10 },
     emptyText: '暂无订单',
-    emptyAction: { role: 'link', name: '先去充值' },
+    emptyAction: { role: 'link', name: '去算力市场看看' },
     errorText: '订单加载失败',
   },
   {

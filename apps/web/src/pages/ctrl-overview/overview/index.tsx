@@ -2,6 +2,7 @@ import { formatYuan, maskTelephone } from '@slg/shared';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useBalanceQuery } from '../../../api/account';
+import { useInstanceSummaryQuery, type InstanceSummary } from '../../../api/compute';
 import { visibleTo } from '../../../router/menus';
 import { findRoute, ROUTES } from '../../../router/routes';
 import { sessionSnapshot } from '../../../session/session';
@@ -12,6 +13,8 @@ import { OVERVIEW_TEXTS } from './texts';
 
 const SELF_PATH = '/ctrl-overview/overview';
 const RECHARGE_PATH = '/ctrl-cost-center/cost-center/recharge';
+const INSTANCES_PATH = '/ctrl-container-instances/containerInstances';
+const MARKET_PATH = '/computility-market';
 const T = OVERVIEW_TEXTS;
 
 /** Console pages with a page of their own, besides this one. */
@@ -109,7 +112,75 @@ function BalanceCard() {
   );
 }
 
-/** 总览: greeting, account, balance and links to what exists. */
+/** Running (with or without GPUs), powered off, and every other state (creating, releasing, failed …). */
+function instanceCounts(summary: InstanceSummary) {
+  const running = (summary.byStatus.PoweredOn ?? 0) + (summary.byStatus.PoweredOnNoGPU ?? 0);
+  const off = summary.byStatus.PoweredOff ?? 0;
+  return { running, off, other: summary.total - running - off };
+}
+
+function InstancesCard() {
+  const session = sessionSnapshot(useUserStore());
+  const listRoute = findRoute(INSTANCES_PATH);
+  const visible = Boolean(listRoute?.page && visibleTo(listRoute, session));
+  const summary = useInstanceSummaryQuery(visible);
+  if (!visible) return null;
+  let body: ReactNode;
+  if (summary.isPending) body = <Skeleton rows={3} />;
+  else if (summary.isError) {
+    body = (
+      <Alert
+        type="error"
+        title={T.instances.loadFailed}
+        description={summary.error.message}
+        action={
+          <Button size="small" onClick={() => void summary.refetch()}>
+            {T.instances.retry}
+          </Button>
+        }
+      />
+    );
+  } else if (summary.data.total === 0) {
+    body = (
+      <div>
+        <p className="slg-muted">{T.instances.empty}</p>
+        <ButtonLink to={MARKET_PATH} variant="primary" className="slg-overview-recharge">
+          {T.instances.market}
+        </ButtonLink>
+      </div>
+    );
+  } else {
+    const counts = instanceCounts(summary.data);
+    const rows = [
+      { key: 'running', label: T.instances.running, value: String(counts.running) },
+      { key: 'off', label: T.instances.off, value: String(counts.off) },
+      { key: 'other', label: T.instances.other, value: String(counts.other) },
+      { key: 'cost', label: T.instances.cost, value: T.instances.perHour(formatYuan(summary.data.runningCostPerHourFen)) },
+    ];
+    body = (
+      <div>
+        <dl className="slg-descriptions">
+          {rows.map((row) => (
+            <div key={row.key} className="slg-descriptions-row">
+              <dt>{row.label}</dt>
+              <dd>{row.value}</dd>
+            </div>
+          ))}
+        </dl>
+        <ButtonLink to={INSTANCES_PATH} className="slg-overview-recharge">
+          {T.instances.list}
+        </ButtonLink>
+      </div>
+    );
+  }
+  return (
+    <Card id="overview-instances" title={T.instances.title}>
+      {body}
+    </Card>
+  );
+}
+
+/** 总览: greeting, account, balance, instances and links to what exists. */
 export default function OverviewPage() {
   const user = useUserStore((state) => state.userInfo);
   const name = displayName(user);
@@ -124,6 +195,7 @@ export default function OverviewPage() {
       <div className="slg-overview-grid">
         <AccountCard user={user} />
         <BalanceCard />
+        <InstancesCard />
         {QUICK_LINKS.length > 0 ? (
           <Card id="overview-quick-links" title={T.quickLinks.title}>
             <div className="slg-link-grid">

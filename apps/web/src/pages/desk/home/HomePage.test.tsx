@@ -43,12 +43,15 @@ describe('home page', () => {
   });
   afterEach(() => cleanup());
 
-  it('shows each GPU with its price as information, not as a control, and links to the billing section', async () => {
+  it('shows each GPU with its price, a link to rent it in 算力市场, and links to the billing section', async () => {
     renderHome();
     const card = (await screen.findByRole('heading', { name: 'RTX 4090' })).closest('article') as HTMLElement;
     expect(within(card).getByText('¥1.98')).toBeTruthy();
-    // Nothing in a card reacts to a click: no link, no button, no pointer cursor, no hover style.
-    expect(within(card).queryAllByRole('link')).toHaveLength(0);
+    // The card itself does not react to a click; its one control is the link to the market filtered to the model.
+    const rent = within(card).getAllByRole('link');
+    expect(rent).toHaveLength(1);
+    expect(rent[0]?.getAttribute('aria-label')).toBe('在算力市场租用 RTX 4090');
+    expect(rent[0]?.getAttribute('href')).toBe('/computility-market?gpuModelId=rtx4090');
     expect(within(card).queryAllByRole('button')).toHaveLength(0);
     expect(card.className).not.toMatch(/hoverable|clickable/);
     expect(within((await screen.findByRole('heading', { name: 'A100' })).closest('article') as HTMLElement).getByText('¥1,234.56')).toBeTruthy();

@@ -72,6 +72,8 @@ export const HOME_TEXTS = {
     pricePerCardHour: '/卡时',
     priceNote: '实际价格以控制台下单时所选主机为准。',
     billingLink: '了解按量计费与包日 / 包周 / 包月',
+    rent: '去算力市场租用',
+    rentLabel: (name: string) => `在算力市场租用 ${name}`,
     empty: '暂无可租用的 GPU 型号',
     error: 'GPU 型号加载失败',
   },

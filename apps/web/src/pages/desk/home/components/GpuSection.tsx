@@ -1,4 +1,5 @@
 import { formatYuan } from '@slg/shared';
+import { Link } from 'react-router';
 import { useGpus } from '../../../../api/meta';
 import type { GpuModel } from '../../../../api/meta';
 import { HOME_TEXTS } from '../texts';
@@ -10,10 +11,15 @@ import Tag from './Tag';
 
 const TEXTS = HOME_TEXTS.gpus;
 
-/** Where the GPU section sends readers for prices: the billing band of this page (the market does not exist yet). */
+/** Where the GPU section sends readers for the billing methods: the billing band of this page. */
 export const BILLING_ANCHOR = '#home-billing';
 
-/** A GPU model with its reference price. Information, not a control: it does not react to hover or clicks. */
+/** 算力市场 showing the hosts of one GPU model. */
+export function marketPathOf(gpuModelId: string): string {
+  return `/computility-market?${new URLSearchParams({ gpuModelId }).toString()}`;
+}
+
+/** A GPU model with its reference price; the card itself is information, its one control the link to rent it. */
 function GpuCard({ gpu }: { gpu: GpuModel }) {
   return (
     <article className="slg-home-card" aria-labelledby={`gpu-${gpu.id}-name`}>
@@ -33,6 +39,9 @@ function GpuCard({ gpu }: { gpu: GpuModel }) {
         <span className="slg-home-gpu-price-value">{formatYuan(gpu.pricePerHourFen)}</span>
         <span className="slg-home-stat-unit">{TEXTS.pricePerCardHour}</span>
       </div>
+      <Link className="slg-home-card-link" to={marketPathOf(gpu.id)} aria-label={TEXTS.rentLabel(gpu.name)}>
+        {TEXTS.rent}
+      </Link>
     </article>
   );
 }

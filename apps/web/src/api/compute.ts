@@ -1,0 +1,337 @@
+/**
+ * Compute: the market of GPU hosts (算力市场) and the caller's container instances (DESIGN §7). Every
+ * amount is integer fen (format with `formatYuan`), every time an ISO 8601 string. No antd here: the
+ * overview page (own UI kit) reads the instance summary through this module.
+ */
+import {
+  ErrorCodes,
+  type GpuMode,
+  type InstanceOperation,
+  type InstanceStatusValue,
+  type Page,
+} from '@slg/shared';
+import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
+import { ApiError, isEnvelopeError, request, type ResponseEnvelope } from './client';
+import { idempotencyHeaders } from './idempotency';
+import { queryKeys } from './queryKeys';
+import { toast } from './toast';
+
+// ---------------------------------------------------------------------------------------------
+// Shapes
+// ---------------------------------------------------------------------------------------------
+
+/** A host on the market, priced for the charging rule asked for. */
+export interface MarketHost {
+  hostId: string;
+  hostName: string;
+  zoneId: string;
+  zoneName: string;
+  gpuModelId: string;
+  gpuModelName: string;
+  /** Memory of one GPU, GB. */
+  gpuMemoryGb: number;
+  gpuTotal: number;
+  gpuFree: number;
+  chargingRuleId: number;
+  /** Price per GPU and charging unit (per hour for pay-as-you-go), fen. */
+  pricePerGpuFen: number;
+  /** 时 / 天 / 周 / 月 */
+  unit: string;
+  cpuModelId: string;
+  cpuModelName: string;
+  cpuPerGpu: number;
+  memoryGbPerGpu: number;
+  /** What an instance's data disk may grow to on this host now (GB). */
+  dataDiskFreeGb: number;
+  dataDiskMaxGb: number;
+  cudaVersion: string;
+  driverVersion: string;
+}
+
+export type MarketSort = 'price' | 'free';
+
+export interface MarketQuery {
+  page: number;
+  pageSize: number;
+  chargingRuleId: number;
+  /** One host only (the create page). */
+  hostId?: string | undefined;
+  zoneId?: string;
+  gpuModelId?: string;
+  /** Only hosts that can take this many GPUs now. */
+  gpuNum?: number;
+  sort?: MarketSort;
+}
+
+/** Free / total GPUs and the lowest price of a group of hosts. */
+export interface MarketFigures {
+  hostCount: number;
+  gpuTotal: number;
+  gpuFree: number;
+  /** The most GPUs one host of the group can give now. */
+  maxFreeOnHost: number;
+  minPricePerGpuFen: number;
+}
+
+export interface MarketOverview {
+  chargingRuleId: number;
+  unit: string;
+  gpuModels: (MarketFigures & { gpuModelId: string; gpuModelName: string; gpuMemoryGb: number })[];
+  zones: (MarketFigures & { zoneId: string; zoneName: string; region: string })[];
+  cells: (MarketFigures & { zoneId: string; gpuModelId: string })[];
+}
+
+export interface PrepayBody {
+  hostId: string;
+  gpuNum: number;
+  chargingRuleId: number;
+}
+
+/** For pay-as-you-go: `amount` is the hourly rate, `payable` what the balance must cover (one hour). */
+export interface PrepayResult {
+  amount: number;
+  discount: number;
+  payable: number;
+  pricePerGpuFen: number;
+  unit: string;
+  balanceRequired: number;
+}
+
+export interface CreateInstanceBody {
+  hostId: string;
+  gpuNum: number;
+  imageId: string;
+  chargingRuleId: number;
+  name?: string;
+}
+
+export interface CreatedInstance {
+  instanceId: string;
+  rentalId: number;
+  rentalUid: string;
+  orderId: string;
+}
+
+export interface InstanceView {
+  instanceId: string;
+  rentalId: number;
+  rentalUid: string;
+  name: string;
+  status: InstanceStatusValue;
+  /** What the platform is doing right now: create / power_on / power_off / release. */
+  operation: InstanceOperation | null;
+  /** Why the platform changed the status (arrears power-off, host failure). */
+  statusReason: string | null;
+  health: 'Normal' | 'Abnormal';
+  hostId: string;
+  hostName: string;
+  zoneId: string;
+  zoneName: string;
+  gpuModelId: string;
+  gpuModelName: string;
+  gpuNum: number;
+  gpuMode: GpuMode;
+  cpuCores: number;
+  memoryGb: number;
+  dataDiskGb: number;
+  chargingRuleId: number;
+  imageId: string;
+  imageName: string;
+  sshCommand: string | null;
+  /** The hourly rate of the current (or last) mode, fen. */
+  priceFen: number;
+  gpuPriceFen: number;
+  noGpuPriceFen: number;
+  runStartedAt: string | null;
+  poweredOffAt: string | null;
+  /** When a powered-off instance will be released automatically. */
+  releaseAt: string | null;
+  createdAt: string;
+}
+
+export interface InstanceListQuery {
+  page: number;
+  pageSize: number;
+  status?: InstanceStatusValue;
+  name?: string;
+}
+
+export interface InstanceSummary {
+  total: number;
+  byStatus: Partial<Record<InstanceStatusValue, number>>;
+  runningCostPerHourFen: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys
+// ---------------------------------------------------------------------------------------------
+
+export const computeKeys = {
+  market: queryKeys.market,
+  marketHosts: (query: MarketQuery) => [...queryKeys.market, 'hosts', query] as const,
+  marketOverview: (chargingRuleId: number) => [...queryKeys.market, 'overview', chargingRuleId] as const,
+  prepay: (body: PrepayBody) => [...queryKeys.market, 'prepay', body] as const,
+  instances: queryKeys.instances,
+  instanceList: (query: InstanceListQuery) => [...queryKeys.instances, 'list', query] as const,
+  instanceSummary: [...queryKeys.instances, 'summary'] as const,
+} as const;
+
+/** The market refreshes this often (the server answers from a cache at most a second old). */
+export const MARKET_REFRESH_MS = 10_000;
+/** The instance list polls this fast while an instance is changing state … */
+export const INSTANCES_FAST_POLL_MS = 2_500;
+/** … and this slowly otherwise (a platform power-off for arrears shows within this time). */
+export const INSTANCES_SLOW_POLL_MS = 15_000;
+
+/** Statuses that change by themselves shortly (the platform is working on the instance). */
+const TRANSITIONAL_STATUSES: readonly InstanceStatusValue[] = ['CreationStarted', 'CreationAccomplished', 'ResetStarted', 'DestroyStarted'];
+
+/** Whether the instance is between two states: its list should be polled fast. */
+export function isTransitional(instance: Pick<InstanceView, 'status' | 'operation'>): boolean {
+  return instance.operation !== null || TRANSITIONAL_STATUSES.includes(instance.status);
+}
+
+export function instancesPollInterval(page: Page<InstanceView> | undefined): number {
+  return page?.list.some(isTransitional) ? INSTANCES_FAST_POLL_MS : INSTANCES_SLOW_POLL_MS;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Calls
+// ---------------------------------------------------------------------------------------------
+
+/** Silent: the market shows a load failure in place, and a failing 10-second refresh must not toast. */
+export function fetchMarketHosts(query: MarketQuery): Promise<Page<MarketHost>> {
+  return request<Page<MarketHost>>({ url: '/comppower', params: { ...query }, silent: true });
+}
+
+
+export function fetchMarketOverview(chargingRuleId: number): Promise<MarketOverview> {
+  return request<MarketOverview>({ url: '/comppower/overview', params: { chargingRuleId }, silent: true });
+}
+
+/** Silent: the create page shows a failed price in place of the price. */
+export function prepayInstance(body: PrepayBody): Promise<PrepayResult> {
+  return request<PrepayResult>({ method: 'POST', url: '/rental/prepay', data: body, silent: true });
+}
+
+/** Creates an instance; `idempotencyKey` is new for every submit (a retry of the same submit reuses it). */
+export function createInstance(body: CreateInstanceBody, idempotencyKey: string): Promise<CreatedInstance> {
+  return request<CreatedInstance>({ method: 'POST', url: '/rental', data: body, headers: idempotencyHeaders(idempotencyKey) });
+}
+
+/** Silent: the list shows its own load error, and a poll that fails must not toast every few seconds. */
+export function fetchInstances(query: InstanceListQuery): Promise<Page<InstanceView>> {
+  return request<Page<InstanceView>>({ url: '/rental', params: { ...query }, silent: true });
+}
+
+export function fetchInstanceSummary(): Promise<InstanceSummary> {
+  return request<InstanceSummary>({ url: '/rental/summary', silent: true });
+}
+
+function statusOfCode(code: number): number {
+  return Object.values(ErrorCodes).find((entry) => entry.code === code)?.status ?? 400;
+}
+
+/**
+ * 开机. The client resolves power_on with the whole envelope (spec §8 exception), so a refusal is
+ * turned into an ApiError here; like the client, its toast waits a task and is left out when the
+ * caller claims the error (主机GPU不足 is shown in the dialog, with 无卡模式 offered).
+ */
+export async function powerOnInstance(instanceId: string, mode: GpuMode): Promise<InstanceView> {
+  const envelope = await request<ResponseEnvelope<InstanceView>>({ method: 'POST', url: '/rental/power_on', data: { instanceId, mode } });
+  if (!isEnvelopeError(envelope)) return envelope.result;
+  const code = envelope.rspcode ?? envelope.code ?? 0;
+  const error = new ApiError(statusOfCode(code), code, envelope.rspmsg || envelope.message || ErrorCodes.STATE_CONFLICT.message);
+  setTimeout(() => {
+    if (!error.claimed) toast.error(error.message);
+  }, 0);
+  throw error;
+}
+
+export function powerOffInstance(instanceId: string): Promise<InstanceView> {
+  return request<InstanceView>({ method: 'POST', url: '/rental/power_off', data: { instanceId } });
+}
+
+export function renameInstance(instanceId: string, name: string): Promise<InstanceView> {
+  return request<InstanceView>({ method: 'PUT', url: '/rental/name', data: { instanceId, name } });
+}
+
+export function updateInstancePassword(instanceId: string, password: string): Promise<null> {
+  return request<null>({ method: 'POST', url: '/rental/update_pwd', data: { instanceId, password } });
+}
+
+export function revealInstancePassword(instanceId: string): Promise<{ password: string }> {
+  return request<{ password: string }>({ url: '/rental/password', params: { instanceId } });
+}
+
+/** Releases a powered-off instance: its system and data disks are deleted. */
+export function releaseInstance(instance: Pick<InstanceView, 'instanceId' | 'rentalId'>): Promise<null> {
+  return request<null>({ method: 'DELETE', url: '/rental', params: { instanceId: instance.instanceId, rentalId: instance.rentalId } });
+}
+
+/** After an instance changed: every instance query, the market's free GPUs and the header balance. */
+export async function invalidateAfterInstanceChange(queryClient: QueryClient): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: queryKeys.instances }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.market }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.balance }),
+  ]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries
+// ---------------------------------------------------------------------------------------------
+
+/** The market's hosts, kept current every ~10 s (also in a background tab: free GPUs change). */
+export function useMarketHostsQuery(query: MarketQuery) {
+  return useQuery({
+    queryKey: computeKeys.marketHosts(query),
+    queryFn: () => fetchMarketHosts(query),
+    placeholderData: keepPreviousData,
+    refetchInterval: MARKET_REFRESH_MS,
+  });
+}
+
+export function useMarketOverviewQuery(chargingRuleId: number) {
+  return useQuery({
+    queryKey: computeKeys.marketOverview(chargingRuleId),
+    queryFn: () => fetchMarketOverview(chargingRuleId),
+    placeholderData: keepPreviousData,
+    refetchInterval: MARKET_REFRESH_MS,
+  });
+}
+
+/** One host of the market by id; null when it is gone (delisted by the operator, or a stale link). */
+export function useMarketHostQuery(hostId: string | undefined, chargingRuleId: number) {
+  const query: MarketQuery = { page: 1, pageSize: 1, chargingRuleId, sort: 'price', hostId };
+  return useQuery({
+    queryKey: computeKeys.marketHosts(query),
+    queryFn: async () => (await fetchMarketHosts(query)).list[0] ?? null,
+    enabled: Boolean(hostId),
+    refetchInterval: MARKET_REFRESH_MS,
+  });
+}
+
+export function usePrepayQuery(body: PrepayBody | null) {
+  return useQuery({
+    queryKey: computeKeys.prepay(body ?? { hostId: '', gpuNum: 0, chargingRuleId: 0 }),
+    queryFn: () => prepayInstance(body as PrepayBody),
+    enabled: body !== null,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** The instance list, polled fast while an instance is changing state (also in a background tab). */
+export function useInstancesQuery(query: InstanceListQuery) {
+  return useQuery({
+    queryKey: computeKeys.instanceList(query),
+    queryFn: () => fetchInstances(query),
+    placeholderData: keepPreviousData,
+    refetchInterval: (current) => instancesPollInterval(current.state.data),
+    refetchIntervalInBackground: true,
+  });
+}
+
+export function useInstanceSummaryQuery(enabled = true) {
+  return useQuery({ queryKey: computeKeys.instanceSummary, queryFn: fetchInstanceSummary, enabled, refetchInterval: INSTANCES_SLOW_POLL_MS });
+}

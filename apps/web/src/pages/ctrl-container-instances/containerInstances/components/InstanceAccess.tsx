@@ -1,0 +1,135 @@
+import { ROOT_PASSWORD_MESSAGE, ROOT_PASSWORD_PATTERN } from '@slg/shared';
+import { useMutation } from '@tanstack/react-query';
+import { Button, Form, Input, Modal, Typography } from 'antd';
+import { useState } from 'react';
+import { claimError, isApiError } from '../../../../api/client';
+import { revealInstancePassword, updateInstancePassword, type InstanceView } from '../../../../api/compute';
+import { toast } from '../../../../api/toast';
+import { canDo } from '../instanceRules';
+import { INSTANCE_LIST_TEXTS } from '../texts';
+
+const T = INSTANCE_LIST_TEXTS;
+
+interface PasswordForm {
+  password: string;
+  confirm: string;
+}
+
+/** 修改密码: a new root password twice, checked against the rule of @slg/shared before it is sent. */
+function ChangePasswordDialog({ instance, open, onClose }: { instance: InstanceView; open: boolean; onClose: () => void }) {
+  const [form] = Form.useForm<PasswordForm>();
+  const change = useMutation({
+    mutationFn: (password: string) => updateInstancePassword(instance.instanceId, password),
+    onSuccess: () => {
+      toast.success(T.changePassword.done);
+      onClose();
+    },
+    onError: (error) => {
+      // The server's word on the password itself goes under the field; other failures keep their toast.
+      if (isApiError(error) && error.status === 400) {
+        claimError(error);
+        form.setFields([{ name: 'password', errors: [error.message] }]);
+      }
+    },
+  });
+  return (
+    <Modal
+      open={open}
+      title={T.changePassword.title}
+      okText={T.changePassword.submit}
+      cancelText={T.changePassword.cancel}
+      confirmLoading={change.isPending}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+    >
+      <Typography.Paragraph type="secondary">{T.changePassword.intro(instance.name)}</Typography.Paragraph>
+      <Form form={form} layout="vertical" requiredMark={false} onFinish={(values) => change.mutate(values.password)}>
+        <Form.Item
+          name="password"
+          label={T.changePassword.password}
+          extra={ROOT_PASSWORD_MESSAGE}
+          rules={[
+            { required: true, message: T.changePassword.required },
+            { pattern: ROOT_PASSWORD_PATTERN, message: ROOT_PASSWORD_MESSAGE },
+          ]}
+        >
+          <Input.Password autoComplete="new-password" maxLength={30} />
+        </Form.Item>
+        <Form.Item
+          name="confirm"
+          label={T.changePassword.confirm}
+          dependencies={['password']}
+          rules={[
+            { required: true, message: T.changePassword.confirmRequired },
+            ({ getFieldValue }) => ({
+              validator: (_rule, value: string | undefined) =>
+                !value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error(T.changePassword.mismatch)),
+            }),
+          ]}
+        >
+          <Input.Password autoComplete="new-password" maxLength={30} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/** The root password: hidden until 查看 asks the server for it; 隐藏 forgets it again. */
+function RootPassword({ instance }: { instance: InstanceView }) {
+  const [password, setPassword] = useState<string | null>(null);
+  const [changing, setChanging] = useState(false);
+  const reveal = useMutation({
+    mutationFn: () => revealInstancePassword(instance.instanceId),
+    onSuccess: (result) => setPassword(result.password),
+  });
+  return (
+    <div className="slg-instance-access-line">
+      <span className="slg-instance-access-label">{T.password.label}</span>
+      {password !== null ? (
+        <Typography.Text code copyable={{ text: password, tooltips: [T.copy, T.copied] }} className="slg-instance-mono">
+          {password}
+        </Typography.Text>
+      ) : (
+        <span className="slg-instance-mono" title={T.password.hiddenLabel}>
+          <span aria-hidden="true">{T.password.hidden}</span>
+          <span className="slg-instance-sr-only">{T.password.hiddenLabel}</span>
+        </span>
+      )}
+      {password !== null ? (
+        <Button type="link" size="small" onClick={() => setPassword(null)}>
+          {T.password.hide}
+        </Button>
+      ) : canDo(instance, 'reveal_pwd') ? (
+        <Button type="link" size="small" loading={reveal.isPending} aria-label={T.password.revealLabel(instance.name)} onClick={() => reveal.mutate()}>
+          {T.password.reveal}
+        </Button>
+      ) : null}
+      {canDo(instance, 'update_pwd') ? (
+        <Button type="link" size="small" onClick={() => setChanging(true)}>
+          {T.password.change}
+        </Button>
+      ) : null}
+      <ChangePasswordDialog instance={instance} open={changing} onClose={() => setChanging(false)} />
+    </div>
+  );
+}
+
+/** How to log in: the SSH command (copyable, once running) and the root password. */
+export function InstanceAccess({ instance }: { instance: InstanceView }) {
+  return (
+    <div className="slg-instance-access">
+      <div className="slg-instance-access-line">
+        <span className="slg-instance-access-label">{T.ssh.label}</span>
+        {instance.sshCommand ? (
+          <Typography.Text copyable={{ text: instance.sshCommand, tooltips: [T.copy, T.copied] }} className="slg-instance-mono slg-instance-ssh">
+            {instance.sshCommand}
+          </Typography.Text>
+        ) : (
+          <Typography.Text type="secondary">{T.ssh.pending}</Typography.Text>
+        )}
+      </div>
+      <RootPassword instance={instance} />
+    </div>
+  );
+}

@@ -1,0 +1,185 @@
+import { DownOutlined } from '@ant-design/icons';
+import { ErrorCodes, formatYuan, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, type GpuMode } from '@slg/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Checkbox, Dropdown, Radio, Space, Tooltip, Typography } from 'antd';
+import { useState } from 'react';
+import { claimError, isApiError } from '../../../../api/client';
+import {
+  invalidateAfterInstanceChange,
+  powerOffInstance,
+  powerOnInstance,
+  releaseInstance,
+  type InstanceView,
+} from '../../../../api/compute';
+import { toast } from '../../../../api/toast';
+import { ConfirmAction, ConfirmDialog } from '../../../../components/ConfirmDialog';
+import { canDo } from '../instanceRules';
+import { INSTANCE_LIST_TEXTS } from '../texts';
+
+const T = INSTANCE_LIST_TEXTS;
+
+interface PowerOnDialogProps {
+  instance: InstanceView;
+  mode: GpuMode | null;
+  onClose: () => void;
+}
+
+/**
+ * 开机 with a choice of mode and its price. When the host has too few free GPUs (主机GPU不足) the
+ * dialog says so in place and switches to 无卡模式, so the user can power on without GPUs at once.
+ */
+function PowerOnDialog({ instance, mode: initialMode, onClose }: PowerOnDialogProps) {
+  const queryClient = useQueryClient();
+  const [mode, setMode] = useState<GpuMode>(initialMode ?? 'gpu');
+  const [shortage, setShortage] = useState<string | null>(null);
+  const powerOn = useMutation({
+    mutationFn: (chosen: GpuMode) => powerOnInstance(instance.instanceId, chosen),
+    onSuccess: () => {
+      toast.success(T.powerOn.done);
+      onClose();
+    },
+    onError: (error) => {
+      if (isApiError(error) && error.code === ErrorCodes.HOST_GPU_SHORTAGE.code) {
+        claimError(error);
+        setShortage(error.message);
+        setMode('nogpu');
+      }
+    },
+    onSettled: () => void invalidateAfterInstanceChange(queryClient),
+  });
+  const gpuOffered = shortage === null;
+  return (
+    <ConfirmDialog
+      open={initialMode !== null}
+      texts={{ title: T.powerOn.title(instance.name), confirm: mode === 'gpu' ? T.powerOn.submitGpu : T.powerOn.submitNoGpu, cancel: T.powerOn.cancel }}
+      loading={powerOn.isPending}
+      onConfirm={() => powerOn.mutate(mode)}
+      onCancel={onClose}
+    >
+      <Space orientation="vertical" size={12} className="slg-instance-dialog">
+        {shortage ? <Alert type="warning" showIcon title={shortage} /> : null}
+        <Radio.Group aria-label={T.actions.powerOn} name={`power-on-mode-${instance.instanceId}`} value={mode} onChange={(event) => setMode(event.target.value as GpuMode)} className="slg-instance-modes">
+          <Radio value="gpu" disabled={!gpuOffered}>
+            <span className="slg-instance-mode">
+              <strong>{T.powerOn.gpu}</strong>
+              <Typography.Text type="secondary">{T.powerOn.gpuDetail(instance.gpuModelName, instance.gpuNum, formatYuan(instance.gpuPriceFen))}</Typography.Text>
+            </span>
+          </Radio>
+          <Radio value="nogpu">
+            <span className="slg-instance-mode">
+              <strong>{T.powerOn.noGpu}</strong>
+              <Typography.Text type="secondary">{T.powerOn.noGpuDetail(NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, formatYuan(instance.noGpuPriceFen))}</Typography.Text>
+            </span>
+          </Radio>
+        </Radio.Group>
+        <Typography.Text type="secondary">{T.powerOn.cover}</Typography.Text>
+      </Space>
+    </ConfirmDialog>
+  );
+}
+
+/** 释放 names what is lost and is enabled only once the user ticked that they understood it. */
+function ReleaseDialog({ instance, open, onClose }: { instance: InstanceView; open: boolean; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const [understood, setUnderstood] = useState(false);
+  const release = useMutation({
+    mutationFn: () => releaseInstance(instance),
+    onSuccess: () => {
+      toast.success(T.release.done);
+      onClose();
+    },
+    onSettled: () => void invalidateAfterInstanceChange(queryClient),
+  });
+  return (
+    <ConfirmDialog
+      open={open}
+      danger
+      texts={{ title: T.release.title, confirm: T.release.confirm, cancel: T.release.cancel }}
+      loading={release.isPending}
+      okButtonProps={{ disabled: !understood }}
+      onConfirm={() => release.mutate()}
+      onCancel={onClose}
+      afterOpenChange={(visible) => {
+        if (!visible) setUnderstood(false);
+      }}
+    >
+      <Space orientation="vertical" size={12} className="slg-instance-dialog">
+        <Typography.Text>{T.release.body(instance.name, instance.instanceId)}</Typography.Text>
+        <Alert type="error" showIcon title={T.release.warning} />
+        <Checkbox checked={understood} onChange={(event) => setUnderstood(event.target.checked)}>
+          {T.release.acknowledge}
+        </Checkbox>
+      </Space>
+    </ConfirmDialog>
+  );
+}
+
+/** The actions the instance's state allows: 开机 (with or without GPUs), 关机, 释放. */
+export function InstanceActions({ instance, block = false }: { instance: InstanceView; block?: boolean }) {
+  const queryClient = useQueryClient();
+  const [powerOnMode, setPowerOnMode] = useState<GpuMode | null>(null);
+  const [releasing, setReleasing] = useState(false);
+  const powerOff = useMutation({
+    mutationFn: () => powerOffInstance(instance.instanceId),
+    onSuccess: () => toast.success(T.powerOff.done),
+    onSettled: () => void invalidateAfterInstanceChange(queryClient),
+  });
+  const size = block ? 'middle' : 'small';
+
+  const powerOnButton = canDo(instance, 'power_on') ? (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        items: [
+          { key: 'gpu', label: `${T.actions.powerOnGpu}（${formatYuan(instance.gpuPriceFen)}/时）` },
+          { key: 'nogpu', label: `${T.actions.powerOnNoGpu}（${formatYuan(instance.noGpuPriceFen)}/时）` },
+        ],
+        onClick: ({ key }) => setPowerOnMode(key === 'nogpu' ? 'nogpu' : 'gpu'),
+      }}
+    >
+      <Button type="primary" size={size}>
+        {T.actions.powerOn} <DownOutlined />
+      </Button>
+    </Dropdown>
+  ) : null;
+
+  const powerOffButton = canDo(instance, 'power_off') ? (
+    <ConfirmAction
+      texts={{ title: T.powerOff.title, confirm: T.powerOff.confirm, cancel: T.powerOff.cancel }}
+      onConfirm={() => powerOff.mutateAsync()}
+      trigger={(open) => (
+        <Button size={size} loading={powerOff.isPending} onClick={open}>
+          {T.actions.powerOff}
+        </Button>
+      )}
+    >
+      <Space orientation="vertical" size={8}>
+        <Typography.Text>{T.powerOff.body(instance.name)}</Typography.Text>
+        <Typography.Text type="warning">{T.powerOff.warning}</Typography.Text>
+      </Space>
+    </ConfirmAction>
+  ) : null;
+
+  const releasable = canDo(instance, 'release');
+  const releaseButton = releasable ? (
+    <Button size={size} danger onClick={() => setReleasing(true)}>
+      {T.actions.release}
+    </Button>
+  ) : instance.operation === null && canDo(instance, 'power_off') ? (
+    <Tooltip title={T.actions.releaseNeedsOff}>
+      <Button size={size} danger disabled>
+        {T.actions.release}
+      </Button>
+    </Tooltip>
+  ) : null;
+
+  return (
+    <div className={block ? 'slg-instance-actions is-block' : 'slg-instance-actions'}>
+      {powerOnButton}
+      {powerOffButton}
+      {releaseButton}
+      <PowerOnDialog key={powerOnMode ?? 'closed'} instance={instance} mode={powerOnMode} onClose={() => setPowerOnMode(null)} />
+      <ReleaseDialog instance={instance} open={releasing} onClose={() => setReleasing(false)} />
+    </div>
+  );
+}

@@ -1,0 +1,263 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { CHARGING_RULES, filterOptionsOf, formatYuan, INSTANCE_STATUSES, isDictValue, USAGE_CHARGING_RULE_ID } from '@slg/shared';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Empty, Input, Pagination, Select, Skeleton, Table, Typography, type TableColumnsType } from 'antd';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { isTransitional, useInstancesQuery, type InstanceView } from '../../../api/compute';
+import { queryKeys } from '../../../api/queryKeys';
+import { DateTime, formatDateTime } from '../../../components/DateTime';
+import { LinkButton } from '../../../components/LinkButton';
+import { PageHeader } from '../../../components/PageHeader';
+import { QueryError, useErrorShownInPlace } from '../../../components/QueryError';
+import { COMPONENT_TEXTS } from '../../../components/texts';
+import { useIsPhone } from '../../../layouts/useIsPhone';
+import { withAntd } from '../../../theme/AntdScope';
+import { PAGE_SIZE, useListState } from '../../ctrl-cost-center/shared/useListState';
+import '../instances.css';
+import { COMPUTE_PATHS } from '../paths';
+import { InstanceAccess } from './components/InstanceAccess';
+import { InstanceActions } from './components/InstanceActions';
+import { InstanceName } from './components/InstanceName';
+import { InstanceStatus } from './components/InstanceStatus';
+import { isRunning } from './instanceRules';
+import { INSTANCE_LIST_TEXTS } from './texts';
+
+const T = INSTANCE_LIST_TEXTS;
+const FILTER_KEYS = ['status', 'name'] as const;
+const STATUS_OPTIONS = filterOptionsOf(INSTANCE_STATUSES).map((item) => ({ value: item.value, label: item.label }));
+
+function Spec({ instance }: { instance: InstanceView }) {
+  return (
+    <div className="slg-instance-cell slg-instance-spec">
+      <span>
+        {instance.zoneName} · {T.spec.gpu(instance.gpuModelName, instance.gpuNum)}
+        {instance.gpuMode === 'nogpu' ? <Typography.Text type="secondary">（{T.spec.noGpu}）</Typography.Text> : null}
+      </span>
+      <Typography.Text type="secondary" className="slg-instance-note">
+        {T.spec.resources(instance.cpuCores, instance.memoryGb, instance.dataDiskGb)}
+      </Typography.Text>
+      <Typography.Text type="secondary" className="slg-instance-note">
+        {instance.imageName}
+      </Typography.Text>
+    </div>
+  );
+}
+
+/** 计费方式 and the hourly price; `inline` puts them on one line (the table's 配置 column). */
+function Billing({ instance, inline = false }: { instance: InstanceView; inline?: boolean }) {
+  const rule = CHARGING_RULES.find((item) => item.id === instance.chargingRuleId);
+  return (
+    <div className={inline ? 'slg-instance-billing is-inline' : 'slg-instance-billing'}>
+      <span>{rule?.id === USAGE_CHARGING_RULE_ID ? T.billing.usage : (rule?.showName ?? '-')}</span>
+      <Typography.Text strong className="slg-instance-price">
+        {T.billing.perHour(formatYuan(instance.priceFen))}
+      </Typography.Text>
+      {instance.status === 'PoweredOff' ? (
+        <Typography.Text type="secondary" className="slg-instance-note">
+          {T.billing.stopped}
+        </Typography.Text>
+      ) : null}
+    </div>
+  );
+}
+
+const COLUMNS: TableColumnsType<InstanceView> = [
+  {
+    title: T.columns.instance,
+    key: 'instance',
+    render: (_value, row) => (
+      <div className="slg-instance-cell">
+        <InstanceName instance={row} />
+        <Typography.Text type="secondary" className="slg-instance-note">
+          {T.createdAt(formatDateTime(row.createdAt))}
+        </Typography.Text>
+      </div>
+    ),
+  },
+  { title: T.columns.status, key: 'status', render: (_value, row) => <InstanceStatus instance={row} /> },
+  {
+    title: T.columns.specBilling,
+    key: 'spec',
+    render: (_value, row) => (
+      <div className="slg-instance-cell">
+        <Spec instance={row} />
+        <Billing instance={row} inline />
+      </div>
+    ),
+  },
+  { title: T.columns.access, key: 'access', render: (_value, row) => <InstanceAccess instance={row} /> },
+  { title: T.columns.actions, key: 'actions', fixed: 'right', render: (_value, row) => <InstanceActions instance={row} /> },
+];
+
+/** An instance as a card (phone width). */
+function InstanceCard({ instance }: { instance: InstanceView }) {
+  const facts: { label: string; value: ReactNode }[] = [
+    { label: T.columns.spec, value: <Spec instance={instance} /> },
+    { label: T.columns.billing, value: <Billing instance={instance} /> },
+    { label: T.columns.access, value: <InstanceAccess instance={instance} /> },
+    { label: T.columns.createdAt, value: <DateTime value={instance.createdAt} /> },
+  ];
+  return (
+    <article className="slg-instance-card" aria-label={instance.name}>
+      <div className="slg-instance-card-head">
+        <InstanceName instance={instance} />
+        <InstanceStatus instance={instance} />
+      </div>
+      <dl className="slg-instance-facts">
+        {facts.map((fact) => (
+          <div key={fact.label}>
+            <dt>{fact.label}</dt>
+            <dd>{fact.value}</dd>
+          </div>
+        ))}
+      </dl>
+      <InstanceActions instance={instance} block />
+    </article>
+  );
+}
+
+/**
+ * Keeps the header balance following the instances: once an instance this page showed as changing
+ * has settled (created, powered off, released) the balance and the market load again, and while one
+ * runs (metered every minute) the balance loads again with every refresh of the list.
+ */
+function useBalanceFollowsInstances(list: readonly InstanceView[] | undefined, updatedAt: number) {
+  const queryClient = useQueryClient();
+  const busy = useRef<Set<string>>(new Set());
+  useEffect(() => {
+    if (!list) return;
+    const previous = busy.current;
+    const now = new Set(list.filter(isTransitional).map((instance) => instance.instanceId));
+    busy.current = now;
+    const settled = [...previous].some((id) => !now.has(id));
+    if (settled) void queryClient.invalidateQueries({ queryKey: queryKeys.market });
+    if (settled || list.some(isRunning)) void queryClient.invalidateQueries({ queryKey: queryKeys.balance });
+    // `updatedAt`: a refresh that changed nothing keeps the same list, and the balance still moved.
+  }, [list, updatedAt, queryClient]);
+}
+
+/** 实例列表: the caller's instances, live while one changes state; actions by state. */
+function ContainerInstancesPage() {
+  const phone = useIsPhone();
+  const list = useListState(FILTER_KEYS);
+  const statusValue = isDictValue(INSTANCE_STATUSES, list.filters.status) ? list.filters.status : undefined;
+  const nameValue = list.filters.name?.trim() || undefined;
+  const [search, setSearch] = useState(nameValue ?? '');
+  const query = useInstancesQuery({ page: list.page, pageSize: PAGE_SIZE, status: statusValue, name: nameValue });
+  useBalanceFollowsInstances(query.isPlaceholderData ? undefined : query.data?.list, query.dataUpdatedAt);
+  useErrorShownInPlace(query.isError && query.data ? query.error : null);
+  const filtered = Boolean(statusValue || nameValue);
+  const data = query.data;
+  const createButton = (
+    <LinkButton type="primary" icon={<PlusOutlined />} to={COMPUTE_PATHS.market}>
+      {T.create}
+    </LinkButton>
+  );
+
+  const empty = (
+    <Empty description={filtered ? T.emptyFiltered : T.empty}>
+      {filtered ? null : (
+        <LinkButton type="primary" to={COMPUTE_PATHS.market}>
+          {T.emptyAction}
+        </LinkButton>
+      )}
+    </Empty>
+  );
+
+  let content: ReactNode;
+  if (query.isError && !data) {
+    content = <QueryError variant="page" title={T.loadFailed} error={query.error} onRetry={() => void query.refetch()} />;
+  } else if (phone) {
+    content = query.isPending ? (
+      <Skeleton active paragraph={{ rows: 6 }} />
+    ) : data && data.list.length > 0 ? (
+      <div className="slg-instance-cards">
+        {data.list.map((instance) => (
+          <InstanceCard key={instance.instanceId} instance={instance} />
+        ))}
+      </div>
+    ) : (
+      empty
+    );
+  } else {
+    content = (
+      <Table<InstanceView>
+        rowKey="instanceId"
+        size="middle"
+        columns={COLUMNS}
+        dataSource={data?.list ?? []}
+        loading={query.isFetching && query.isPlaceholderData}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+        locale={{ emptyText: query.isPending ? <Skeleton active title={false} paragraph={{ rows: 4 }} /> : empty }}
+      />
+    );
+  }
+
+  return (
+    <div className="slg-page">
+      <PageHeader title={T.title} description={T.description} extra={createButton} />
+      <Card className="slg-instance-list-card">
+        <div className="slg-instance-filters" role="search" aria-label={T.filters.label}>
+          <Select
+            aria-label={T.filters.status}
+            placeholder={`${T.filters.status}：${T.filters.all}`}
+            allowClear
+            value={statusValue}
+            onChange={(value: string | undefined) => list.setFilters({ status: value })}
+            options={STATUS_OPTIONS}
+            className="slg-instance-filter-status"
+            popupMatchSelectWidth={false}
+          />
+          <Input.Search
+            aria-label={T.filters.name}
+            placeholder={T.filters.namePlaceholder}
+            allowClear
+            value={search}
+            maxLength={64}
+            onChange={(event) => setSearch(event.target.value)}
+            onSearch={(value) => list.setFilters({ name: value.trim() })}
+            className="slg-instance-filter-name"
+          />
+          <Button
+            onClick={() => {
+              setSearch('');
+              list.reset();
+            }}
+          >
+            {T.filters.reset}
+          </Button>
+        </div>
+        {query.isError && data ? (
+          <Alert
+            type="warning"
+            showIcon
+            className="slg-instance-alert"
+            title={T.refreshFailed}
+            description={query.error instanceof Error ? query.error.message : undefined}
+            action={
+              <Button size="small" onClick={() => void query.refetch()}>
+                {COMPONENT_TEXTS.retry}
+              </Button>
+            }
+          />
+        ) : null}
+        {content}
+        {data && data.total > 0 ? (
+          <Pagination
+            className="slg-instance-pagination"
+            current={list.page}
+            pageSize={PAGE_SIZE}
+            total={data.total}
+            showSizeChanger={false}
+            showTotal={T.total}
+            size={phone ? 'small' : undefined}
+            onChange={list.setPage}
+          />
+        ) : null}
+      </Card>
+    </div>
+  );
+}
+
+export default withAntd(ContainerInstancesPage);

@@ -1,0 +1,356 @@
+import {
+  BALANCE_COVER_HOURS,
+  CHARGING_RULES,
+  FREE_DATA_DISK_GB,
+  formatYuan,
+  INSTANCE_NAME_MAX,
+  INSTANCE_NAME_MESSAGE,
+  INSTANCE_NAME_PATTERN,
+  MAX_GPUS_PER_INSTANCE,
+  USAGE_CHARGING_RULE_ID,
+} from '@slg/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Card, Descriptions, Form, Input, Radio, Result, Skeleton, Space, Typography } from 'antd';
+import { useRef, useState, type ReactNode } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { useBalanceQuery } from '../../../api/account';
+import { isApiError } from '../../../api/client';
+import {
+  createInstance,
+  invalidateAfterInstanceChange,
+  useMarketHostQuery,
+  usePrepayQuery,
+  type MarketHost,
+} from '../../../api/compute';
+import { newIdempotencyKey } from '../../../api/idempotency';
+import { usePublicImages, type PublicImage } from '../../../api/meta';
+import { toast } from '../../../api/toast';
+import { LinkButton } from '../../../components/LinkButton';
+import { PageHeader } from '../../../components/PageHeader';
+import { QueryError } from '../../../components/QueryError';
+import { withAntd } from '../../../theme/AntdScope';
+import '../instances.css';
+import { COMPUTE_PATHS } from '../paths';
+import { defaultImage, groupByFramework, runsOnHost } from './images';
+import { CREATE_INSTANCE_TEXTS } from './texts';
+
+const T = CREATE_INSTANCE_TEXTS;
+
+function parseCount(value: string | null): number | undefined {
+  if (!value || !/^\d+$/.test(value)) return undefined;
+  const count = Number(value);
+  return count >= 1 && count <= MAX_GPUS_PER_INSTANCE ? count : undefined;
+}
+
+function BackToMarket() {
+  return <LinkButton to={COMPUTE_PATHS.market}>{T.backToMarket}</LinkButton>;
+}
+
+function HostSummary({ host }: { host: MarketHost }) {
+  return (
+    <Card title={T.host.title} className="slg-create-card">
+      <Descriptions
+        column={{ xs: 1, sm: 2 }}
+        size="small"
+        items={[
+          { key: 'name', label: T.host.name, children: host.hostName },
+          { key: 'zone', label: T.host.zone, children: host.zoneName },
+          { key: 'gpu', label: T.host.gpu, children: T.host.gpuValue(host.gpuModelName, host.gpuMemoryGb) },
+          { key: 'free', label: T.host.free, children: T.host.freeValue(host.gpuFree, host.gpuTotal) },
+          { key: 'cpu', label: T.host.cpu, children: T.host.cpuValue(host.cpuPerGpu, host.cpuModelName) },
+          { key: 'memory', label: T.host.memory, children: T.host.memoryValue(host.memoryGbPerGpu) },
+          { key: 'disk', label: T.host.disk, children: T.host.diskValue(FREE_DATA_DISK_GB, host.dataDiskFreeGb) },
+          { key: 'cuda', label: T.host.cuda, children: T.host.cudaValue(host.cudaVersion, host.driverVersion) },
+        ]}
+      />
+    </Card>
+  );
+}
+
+/** Framework first, then one of its images; images the host's driver cannot run are shown, disabled. */
+function ImagePicker({ host, value, onChange }: { host: MarketHost; value: PublicImage | undefined; onChange: (image: PublicImage | null) => void }) {
+  const images = usePublicImages();
+  const [framework, setFramework] = useState<string | undefined>(undefined);
+  if (images.isPending) return <Skeleton active title={false} paragraph={{ rows: 3 }} />;
+  if (images.isError) return <QueryError title={T.image.loadFailed} error={images.error} onRetry={() => void images.refetch()} />;
+  const groups = groupByFramework(images.data);
+  if (groups.length === 0) return <Alert type="warning" showIcon title={T.image.empty} />;
+  const shownFramework = framework ?? value?.framework ?? groups[0]?.framework;
+  const shown = groups.find((group) => group.framework === shownFramework) ?? groups[0];
+  return (
+    <div className="slg-create-images">
+      <Radio.Group
+        aria-label={T.image.framework}
+        name="image-framework"
+        optionType="button"
+        value={shown?.framework}
+        options={groups.map((group) => ({ value: group.framework, label: group.framework }))}
+        onChange={(event) => {
+          const next = String(event.target.value);
+          setFramework(next);
+          const first = defaultImage(images.data, host.cudaVersion, next);
+          // A framework with no image this host runs leaves nothing chosen (and says why beside each).
+          onChange(first?.framework === next ? first : null);
+        }}
+      />
+      <Radio.Group
+        aria-label={T.image.label}
+        name="image"
+        className="slg-create-image-list"
+        value={value?.id}
+        onChange={(event) => {
+          const image = images.data.find((item) => item.id === event.target.value);
+          if (image) onChange(image);
+        }}
+      >
+        {shown?.images.map((image) => {
+          const runs = runsOnHost(image, host.cudaVersion);
+          return (
+            <Radio key={image.id} value={image.id} disabled={!runs} className="slg-create-image">
+              <span className="slg-create-image-label">
+                <span>
+                  {image.framework} {T.image.version(image)}
+                </span>
+                {runs ? null : (
+                  <Typography.Text type="secondary" className="slg-create-image-note">
+                    {T.image.incompatible(image.cuda, host.cudaVersion)}
+                  </Typography.Text>
+                )}
+              </span>
+            </Radio>
+          );
+        })}
+      </Radio.Group>
+    </div>
+  );
+}
+
+interface PriceCardProps {
+  host: MarketHost;
+  gpuNum: number;
+  canSubmit: boolean;
+  submitting: boolean;
+  onSubmit: () => void;
+}
+
+/** What creating costs (from /rental/prepay), the one-hour rule against the balance, and 立即创建. */
+function PriceCard({ host, gpuNum, canSubmit, submitting, onSubmit }: PriceCardProps) {
+  const prepay = usePrepayQuery({ hostId: host.hostId, gpuNum, chargingRuleId: USAGE_CHARGING_RULE_ID });
+  const balance = useBalanceQuery();
+  const price = prepay.data;
+  const short = price !== undefined && balance.data !== undefined && balance.data.totalBalance < price.payable;
+
+  let figures: ReactNode;
+  if (prepay.isPending) figures = <Skeleton active title={false} paragraph={{ rows: 3 }} />;
+  else if (prepay.isError && !price) figures = <QueryError title={T.price.failed} error={prepay.error} onRetry={() => void prepay.refetch()} />;
+  else if (price) {
+    figures = (
+      <dl className="slg-create-price">
+        <div>
+          <dt>{T.price.unitPrice}</dt>
+          <dd>{T.price.perGpuHour(formatYuan(price.pricePerGpuFen))}</dd>
+        </div>
+        <div>
+          <dt>{T.price.gpuNum}</dt>
+          <dd>{T.gpuNum.option(gpuNum)}</dd>
+        </div>
+        <div className="slg-create-price-total">
+          <dt>{T.price.hourly}</dt>
+          <dd aria-live="polite">{T.price.hourlyValue(formatYuan(price.amount))}</dd>
+        </div>
+        <div>
+          <dt>{T.price.balance}</dt>
+          <dd>{balance.data ? formatYuan(balance.data.totalBalance) : '-'}</dd>
+        </div>
+      </dl>
+    );
+  }
+
+  return (
+    <Card title={T.price.title} className="slg-create-card slg-create-price-card">
+      {figures}
+      {price ? (
+        <Typography.Paragraph type="secondary" className="slg-create-cover">
+          {T.price.cover(BALANCE_COVER_HOURS, formatYuan(price.payable))}
+        </Typography.Paragraph>
+      ) : null}
+      {short && balance.data ? (
+        <Alert
+          type="warning"
+          showIcon
+          className="slg-create-alert"
+          title={T.insufficient.title}
+          description={T.insufficient.description(formatYuan(price.payable), formatYuan(balance.data.totalBalance))}
+          action={
+            <LinkButton size="small" type="primary" to={COMPUTE_PATHS.recharge}>
+              {T.insufficient.action}
+            </LinkButton>
+          }
+        />
+      ) : null}
+      <Button type="primary" size="large" block loading={submitting} disabled={!canSubmit || !price || short} onClick={onSubmit}>
+        {T.submit}
+      </Button>
+      <Typography.Paragraph type="secondary" className="slg-create-footnote">
+        {T.price.noGpuNote}
+      </Typography.Paragraph>
+    </Card>
+  );
+}
+
+function CreateForm({ host, initialGpuNum }: { host: MarketHost; initialGpuNum: number }) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const maxGpus = Math.min(MAX_GPUS_PER_INSTANCE, host.gpuTotal);
+  const [gpuNum, setGpuNum] = useState(Math.min(Math.max(1, initialGpuNum), Math.max(1, host.gpuFree)));
+  const images = usePublicImages();
+  // undefined: not chosen yet (the default applies); null: the chosen framework has no image for this host.
+  const [chosenImage, setChosenImage] = useState<PublicImage | null | undefined>(undefined);
+  const image = chosenImage === undefined ? (images.data ? defaultImage(images.data, host.cudaVersion) : undefined) : (chosenImage ?? undefined);
+  const [name, setName] = useState('');
+  const trimmedName = name.trim();
+  const nameError = trimmedName && !INSTANCE_NAME_PATTERN.test(trimmedName) ? INSTANCE_NAME_MESSAGE : undefined;
+  // One key per attempt: a repeat after a lost answer (network failure) reuses it, so it creates once.
+  const idempotencyKey = useRef<string | null>(null);
+
+  const create = useMutation({
+    mutationFn: () => {
+      idempotencyKey.current ??= newIdempotencyKey();
+      return createInstance(
+        { hostId: host.hostId, gpuNum, imageId: image?.id ?? '', chargingRuleId: USAGE_CHARGING_RULE_ID, ...(trimmedName ? { name: trimmedName } : {}) },
+        idempotencyKey.current,
+      );
+    },
+    onSuccess: () => {
+      idempotencyKey.current = null;
+      toast.success(T.created);
+      void invalidateAfterInstanceChange(queryClient);
+      void navigate(COMPUTE_PATHS.list);
+    },
+    onError: (error) => {
+      // The server answered: the next submit is a new attempt. The client shows its message (one toast).
+      if (isApiError(error) && error.status !== 0) idempotencyKey.current = null;
+      void invalidateAfterInstanceChange(queryClient);
+    },
+  });
+
+  const tooMany = gpuNum > host.gpuFree;
+  const canSubmit = host.gpuFree > 0 && !tooMany && Boolean(image) && !nameError;
+
+  return (
+    <div className="slg-create-layout">
+      <div className="slg-create-main">
+        <HostSummary host={host} />
+        <Card className="slg-create-card">
+          <Form layout="vertical" requiredMark={false} onSubmitCapture={(event) => event.preventDefault()}>
+            <Form.Item label={T.billing.label} extra={T.billing.closed}>
+              <Radio.Group
+                aria-label={T.billing.label}
+                name="charging-rule"
+                optionType="button"
+                value={USAGE_CHARGING_RULE_ID}
+                options={CHARGING_RULES.map((rule) => ({ value: rule.id, label: rule.showName, disabled: rule.id !== USAGE_CHARGING_RULE_ID }))}
+              />
+            </Form.Item>
+            <Form.Item
+              label={T.gpuNum.label}
+              validateStatus={host.gpuFree === 0 || tooMany ? 'error' : undefined}
+              help={host.gpuFree === 0 ? T.gpuNum.none : tooMany ? T.gpuNum.tooMany(host.gpuFree) : undefined}
+              extra={T.gpuNum.hint(host.gpuFree)}
+            >
+              <Radio.Group
+                aria-label={T.gpuNum.label}
+                name="gpu-num"
+                optionType="button"
+                className="slg-create-counts"
+                value={gpuNum}
+                onChange={(event) => setGpuNum(Number(event.target.value))}
+                options={Array.from({ length: maxGpus }, (_, index) => index + 1).map((count) => ({
+                  value: count,
+                  label: T.gpuNum.option(count),
+                  disabled: count > host.gpuFree,
+                }))}
+              />
+            </Form.Item>
+            <Form.Item
+              label={T.image.label}
+              required
+              validateStatus={images.data && !image ? 'error' : undefined}
+              help={images.data && !image ? T.image.required : undefined}
+            >
+              <ImagePicker host={host} value={image} onChange={setChosenImage} />
+            </Form.Item>
+            <Form.Item label={T.name.label} htmlFor="instance-name" validateStatus={nameError ? 'error' : undefined} help={nameError}>
+              <Input
+                id="instance-name"
+                value={name}
+                maxLength={INSTANCE_NAME_MAX}
+                showCount
+                placeholder={T.name.placeholder}
+                autoComplete="off"
+                onChange={(event) => setName(event.target.value)}
+              />
+            </Form.Item>
+          </Form>
+        </Card>
+      </div>
+      <aside className="slg-create-side">
+        <PriceCard host={host} gpuNum={gpuNum} canSubmit={canSubmit} submitting={create.isPending} onSubmit={() => create.mutate()} />
+      </aside>
+      <Card title={T.notice.title} className="slg-create-card slg-create-notice-card" size="small">
+        <ul className="slg-create-notice">
+          {T.notice.points.map((point) => (
+            <li key={point}>
+              <Typography.Text type="secondary">{point}</Typography.Text>
+            </li>
+          ))}
+        </ul>
+      </Card>
+    </div>
+  );
+}
+
+/** 创建实例: the host chosen in 算力市场, GPUs, image, name; the price and the one-hour rule before 立即创建. */
+function CreateInstancePage() {
+  const [params] = useSearchParams();
+  const hostId = params.get('hostId') ?? undefined;
+  const initialGpuNum = parseCount(params.get('gpuNum')) ?? 1;
+  const host = useMarketHostQuery(hostId, USAGE_CHARGING_RULE_ID);
+
+  let content: ReactNode;
+  if (!hostId) {
+    content = (
+      <Result
+        status="info"
+        title={T.noHost.title}
+        subTitle={T.noHost.description}
+        extra={
+          <LinkButton type="primary" to={COMPUTE_PATHS.market}>
+            {T.noHost.action}
+          </LinkButton>
+        }
+      />
+    );
+  } else if (host.isPending) {
+    content = (
+      <Card>
+        <Skeleton active paragraph={{ rows: 6 }} />
+      </Card>
+    );
+  } else if (host.isError && host.data === undefined) {
+    content = <QueryError variant="page" title={T.hostFailed} error={host.error} onRetry={() => void host.refetch()} />;
+  } else if (!host.data) {
+    content = <Result status="warning" title={T.hostGone.title} subTitle={T.hostGone.description} extra={<BackToMarket />} />;
+  } else {
+    content = <CreateForm key={host.data.hostId} host={host.data} initialGpuNum={initialGpuNum} />;
+  }
+
+  return (
+    <div className="slg-page">
+      <PageHeader title={T.title} description={T.description} extra={<Space>{hostId ? <BackToMarket /> : null}</Space>} />
+      {content}
+    </div>
+  );
+}
+
+export default withAntd(CreateInstancePage);

@@ -1,0 +1,23 @@
+/** Paths of the compute pages, and the link from a market host to the create page. */
+export const COMPUTE_PATHS = {
+  market: '/computility-market',
+  list: '/ctrl-container-instances/containerInstances',
+  create: '/ctrl-container-instances/createInstances',
+  recharge: '/ctrl-cost-center/cost-center/recharge',
+} as const;
+
+/** What the create page needs in its query: the host and the GPUs. */
+export interface CreateTarget {
+  hostId: string;
+  gpuNum: number;
+  chargingRuleId: number;
+}
+
+export function createInstancePath(target: CreateTarget): string {
+  const query = new URLSearchParams({
+    hostId: target.hostId,
+    gpuNum: String(target.gpuNum),
+    chargingRuleId: String(target.chargingRuleId),
+  });
+  return `${COMPUTE_PATHS.create}?${query.toString()}`;
+}
