@@ -49,7 +49,9 @@ interface RunningServer {
 async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
   let output = '';
-  const child = spawn(join(repoRoot, 'node_modules/.bin/tsx'), ['apps/server/src/main.ts'], {
+  // Node itself with tsx as a loader: the tsx CLI would run the server in a child process of its own,
+  // which a SIGKILL of the CLI leaves running (the kill would interrupt nothing, and leak a server).
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: repoRoot,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: `http://127.0.0.1:${port}` },
     stdio: ['ignore', 'pipe', 'pipe'],
