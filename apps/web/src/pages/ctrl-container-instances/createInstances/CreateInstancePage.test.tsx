@@ -101,6 +101,12 @@ describe('创建实例', () => {
     expect((screen.getByLabelText(/2\.15\.0/, { selector: 'input' }) as HTMLInputElement).checked).toBe(true);
     fireEvent.change(screen.getByLabelText('实例名称'), { target: { value: '  训练-ResNet ' } });
 
+    // The agreement comes first: read in its dialog, whose 同意 ticks the box.
+    expect(buttonByText('立即创建').disabled).toBe(true);
+    fireEvent.click(screen.getByText('《算力租用协议》'));
+    expect(await screen.findByText(/连续关机满15天的实例将被自动释放，平台会在释放前3天和1天提醒/)).toBeTruthy();
+    fireEvent.click(buttonByText('同意'));
+    await waitFor(() => expect((screen.getByRole('checkbox', { name: /我已阅读并同意/ }) as HTMLInputElement).checked).toBe(true));
     fireEvent.click(buttonByText('立即创建'));
     await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-container-instances/containerInstances'));
     const [call] = callsTo(api.fetchMock, 'POST', '/rental');
@@ -128,6 +134,7 @@ describe('创建实例', () => {
     const api = mockApi(routes({ 'POST /rental': () => failure(409, 40940, '主机GPU不足：该主机当前空闲 1 卡，需要 2 卡') }));
     const { router } = renderPage(<CreateInstancePage />, ENTRY);
     await screen.findByText('¥2.64/时');
+    fireEvent.click(screen.getByRole('checkbox', { name: /我已阅读并同意/ }));
     fireEvent.click(buttonByText('立即创建'));
     await waitFor(() => expect(api.notify).toHaveBeenCalledWith('主机GPU不足：该主机当前空闲 1 卡，需要 2 卡'));
     await act(async () => new Promise<void>((resolve) => setTimeout(resolve, 10)));

@@ -26,6 +26,7 @@ import { newIdempotencyKey } from '../../../api/idempotency';
 import { usePublicImages, type PublicImage } from '../../../api/meta';
 import { toast } from '../../../api/toast';
 import { LinkButton } from '../../../components/LinkButton';
+import { RentalProtocol } from './RentalProtocol';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryError } from '../../../components/QueryError';
 import { withAntd } from '../../../theme/AntdScope';
@@ -129,12 +130,14 @@ interface PriceCardProps {
   host: MarketHost;
   gpuNum: number;
   canSubmit: boolean;
+  agreed: boolean;
+  onAgreedChange: (agreed: boolean) => void;
   submitting: boolean;
   onSubmit: () => void;
 }
 
 /** What creating costs (from /rental/prepay), the one-hour rule against the balance, and 立即创建. */
-function PriceCard({ host, gpuNum, canSubmit, submitting, onSubmit }: PriceCardProps) {
+function PriceCard({ host, gpuNum, canSubmit, agreed, onAgreedChange, submitting, onSubmit }: PriceCardProps) {
   const prepay = usePrepayQuery({ hostId: host.hostId, gpuNum, chargingRuleId: USAGE_CHARGING_RULE_ID });
   const balance = useBalanceQuery();
   const price = prepay.data;
@@ -188,7 +191,16 @@ function PriceCard({ host, gpuNum, canSubmit, submitting, onSubmit }: PriceCardP
           }
         />
       ) : null}
-      <Button type="primary" size="large" block loading={submitting} disabled={!canSubmit || !price || short} onClick={onSubmit}>
+      <RentalProtocol agreed={agreed} onAgreedChange={onAgreedChange} />
+      <Button
+        type="primary"
+        size="large"
+        block
+        loading={submitting}
+        disabled={!canSubmit || !price || short || !agreed}
+        title={agreed ? undefined : T.protocol.required}
+        onClick={onSubmit}
+      >
         {T.submit}
       </Button>
       <Typography.Paragraph type="secondary" className="slg-create-footnote">
@@ -208,6 +220,7 @@ function CreateForm({ host, initialGpuNum }: { host: MarketHost; initialGpuNum: 
   const [chosenImage, setChosenImage] = useState<PublicImage | null | undefined>(undefined);
   const image = chosenImage === undefined ? (images.data ? defaultImage(images.data, host.cudaVersion) : undefined) : (chosenImage ?? undefined);
   const [name, setName] = useState('');
+  const [agreed, setAgreed] = useState(false);
   const trimmedName = name.trim();
   const nameError = trimmedName && !INSTANCE_NAME_PATTERN.test(trimmedName) ? INSTANCE_NAME_MESSAGE : undefined;
   // One key per attempt: a repeat after a lost answer (network failure) reuses it, so it creates once.
@@ -295,7 +308,15 @@ function CreateForm({ host, initialGpuNum }: { host: MarketHost; initialGpuNum: 
         </Card>
       </div>
       <aside className="slg-create-side">
-        <PriceCard host={host} gpuNum={gpuNum} canSubmit={canSubmit} submitting={create.isPending} onSubmit={() => create.mutate()} />
+        <PriceCard
+          host={host}
+          gpuNum={gpuNum}
+          canSubmit={canSubmit}
+          agreed={agreed}
+          onAgreedChange={setAgreed}
+          submitting={create.isPending}
+          onSubmit={() => create.mutate()}
+        />
       </aside>
       <Card title={T.notice.title} className="slg-create-card slg-create-notice-card" size="small">
         <ul className="slg-create-notice">

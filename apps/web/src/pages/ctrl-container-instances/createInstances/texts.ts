@@ -81,6 +81,21 @@ export const CREATE_INSTANCE_TEXTS = {
       '余额不足时运行中的实例会被自动关机；连续关机 15 天的实例将被自动释放，数据不可恢复。',
     ],
   },
+  protocol: {
+    agree: '我已阅读并同意',
+    name: '《算力租用协议》',
+    accept: '同意',
+    close: '关闭',
+    required: '请先阅读并同意《算力租用协议》',
+    clauses: ({ coverHours, releaseDays, warningDays }: { coverHours: number; releaseDays: number; warningDays: readonly number[] }) => [
+      `按量计费实例从开机运行时起按秒计费，每分钟结算一次，关机时结清；创建中与关机后不收取实例费用。创建或开机时账户余额需至少可支付${coverHours}小时费用。`,
+      '账户余额低于零时，运行中的按量计费实例将被自动关机并停止计费，平台会以站内消息和短信通知。',
+      `关机后 GPU 释放给其他用户，再次开机时如主机 GPU 不足，可使用无卡模式开机处理数据，或稍后再试。`,
+      `连续关机满${releaseDays}天的实例将被自动释放，平台会在释放前${warningDays.join('天和')}天提醒；释放后系统盘和数据盘的数据将被删除且无法恢复。`,
+      '请妥善保管实例的 root 密码与数据，重要数据请自行备份。平台不对因用户操作导致的数据丢失负责。',
+      '不得利用实例从事违反中华人民共和国法律法规的活动（包括但不限于挖矿、攻击他人系统、传播违法内容）；发现违规时平台有权关停实例。',
+    ],
+  },
   submit: '立即创建',
   created: '实例已创建，正在启动…',
 } as const;
