@@ -59,16 +59,49 @@ function isDialogRoute(record: RouteRecord): boolean {
   return Boolean(record.meta.dialog);
 }
 
+/** Dialog sub-paths by the page they open on. */
+const DIALOGS_BY_PARENT = new Map<string, RouteRecord[]>();
+for (const record of ROUTES) {
+  if (!isDialogRoute(record) || !record.parentPath) continue;
+  DIALOGS_BY_PARENT.set(record.parentPath, [...(DIALOGS_BY_PARENT.get(record.parentPath) ?? []), record]);
+}
+
 function toRouteObject(record: RouteRecord): RouteObject {
-  const dialogs = ROUTES.filter((child) => child.parentPath === record.path && isDialogRoute(child));
+  const dialogs = DIALOGS_BY_PARENT.get(record.path) ?? [];
   return {
     path: record.path,
     ...pageRoute(record.page),
-    handle: { path: record.path },
-    children: dialogs.length
-      ? dialogs.map((dialog) => ({ path: dialog.path, element: null, handle: { path: dialog.path } }))
-      : undefined,
+    children: dialogs.length ? dialogs.map((dialog) => ({ path: dialog.path, element: null })) : undefined,
   };
+}
+
+/** `/ctrl-container-instances/sshSet` → `ctrl-container-instances`. */
+function topSegment(path: string): string {
+  return path.split('/').find(Boolean) ?? '';
+}
+
+/**
+ * Routes of the table whose page is not built yet show 页面不存在 in their layout. Rather than one
+ * router entry each (React Router flattens and ranks every entry at start-up, a third of the entry
+ * chunk's start-up time on a phone), they are covered by one splat per first path segment,
+ * `/<segment>/*` in that segment's layout, ranked below the built pages under it. A segment whose
+ * unbuilt routes use several layouts keeps one entry per route.
+ */
+function unbuiltRouteObjects(): { layout: LayoutKind; route: RouteObject }[] {
+  const bySegment = new Map<string, RouteRecord[]>();
+  for (const record of ROUTES) {
+    if (record.page || isDialogRoute(record)) continue;
+    const segment = topSegment(record.path);
+    bySegment.set(segment, [...(bySegment.get(segment) ?? []), record]);
+  }
+  const routes: { layout: LayoutKind; route: RouteObject }[] = [];
+  for (const [segment, records] of bySegment) {
+    const layouts = new Set(records.map((record) => record.meta.layout));
+    const [layout] = layouts;
+    if (segment && layout && layouts.size === 1) routes.push({ layout, route: { path: `/${segment}/*`, ...pageRoute(undefined) } });
+    else for (const record of records) routes.push({ layout: record.meta.layout, route: toRouteObject(record) });
+  }
+  return routes;
 }
 
 /**
@@ -85,9 +118,10 @@ const LAYOUTS: Record<LayoutKind, () => Promise<{ Component: ComponentType }>> =
 export function buildRouteObjects(): RouteObject[] {
   const byLayout: Record<LayoutKind, RouteObject[]> = { desk: [], dashboard: [], default: [] };
   for (const record of ROUTES) {
-    if (isDialogRoute(record)) continue;
+    if (isDialogRoute(record) || !record.page) continue;
     byLayout[record.meta.layout].push(toRouteObject(record));
   }
+  for (const { layout, route } of unbuiltRouteObjects()) byLayout[layout].push(route);
   byLayout.default.push({ path: '*', ...pageRoute(undefined) });
 
   return [
