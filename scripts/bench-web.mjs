@@ -248,9 +248,16 @@ async function main() {
 
     const allRuns = Object.values(pages).flatMap((page) => [page.median, page.best]);
     const benchmarkIndex = median(allRuns.map((run) => run.benchmarkIndex));
+    const usedSlowdown = allRuns[0].cpuSlowdown;
     const suggested = Math.min(4, Math.max(1, Math.round((4 * benchmarkIndex) / REFERENCE_BENCHMARK_INDEX)));
+    const machineNote =
+      benchmarkIndex < REFERENCE_BENCHMARK_INDEX
+        ? `低于默认降速所针对的台式机（1500–2000），Lighthouse 文档建议 --cpu-slowdown ${suggested}`
+        : usedSlowdown === 4
+          ? '与默认降速相符'
+          : `本机不慢于默认降速所针对的台式机，本次降速 ${usedSlowdown}× ${usedSlowdown > 4 ? '比默认更严' : '比默认更宽'}`;
     console.log(
-      `\nLighthouse（移动端预设，模拟节流，CPU 降速 ${allRuns[0].cpuSlowdown}×；每页 ${runs} 次，列出性能中位的一次；本机 BenchmarkIndex ${benchmarkIndex}，${suggested < allRuns[0].cpuSlowdown ? `低于默认值所针对的台式机（1500–2000），Lighthouse 文档建议 --cpu-slowdown ${suggested}` : '与默认降速相符'}）`,
+      `\nLighthouse（移动端预设，模拟节流，CPU 降速 ${usedSlowdown}×；每页 ${runs} 次，列出性能中位的一次；本机 BenchmarkIndex ${benchmarkIndex}，${machineNote}）`,
     );
     console.log('  页面                        性能  无障碍  深色无障碍  最佳实践    FCP       LCP       TBT      JS 传输');
     for (const [name, { median: run, best, dark, performanceRuns }] of Object.entries(pages)) {

@@ -21,7 +21,7 @@ import { AuthService } from './modules/auth/service.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { smsRoutes } from './modules/sms/routes.js';
 import { userRoutes } from './modules/users/routes.js';
-import { metaRoutes } from './modules/meta/routes.js';
+import { metaRoutes, pageListsOf } from './modules/meta/routes.js';
 import { devRoutes } from './modules/dev/routes.js';
 import { billingRoutes } from './modules/billing/routes.js';
 import { voucherRoutes } from './modules/vouchers/routes.js';
@@ -84,7 +84,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   });
   registerErrorHandling(app);
 
-  const webConsole = options.serveWeb ? await registerWebConsole(app, config) : null;
+  const webConsole = options.serveWeb ? await registerWebConsole(app, config, pageListsOf(deps)) : null;
 
   // A vendor captcha (HUMAN_CHECK_PROVIDER=aliyun|tencent) loads its script and frames from its own hosts.
   const humanCheckSources = humanCheckContentSources(config.humanCheck.provider);

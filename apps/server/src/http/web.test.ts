@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { createTestApp, type TestApp } from '../../test/helpers.js';
+import { gpuModels } from '../db/schema/index.js';
 
 // A built console as the web build leaves it: hashed assets with `.br` / `.gz` beside them. Each
 // variant has its own content so the test can tell which file was sent.
@@ -23,7 +25,7 @@ beforeAll(async () => {
   mkdirSync(join(dist, '.vite'));
   writeFileSync(
     join(dist, 'index.html'),
-    `<!doctype html><html><head><title>placeholder</title><!--slg-config--><script>${BOOT_SCRIPT}</script><script type="module" src="/assets/app-1.js"></script></head><body><div id="root">${PAGE_FILLER}</div></body></html>`,
+    `<!doctype html><html><head><title>placeholder</title><!--slg-config--><!--slg-meta--><script>${BOOT_SCRIPT}</script><script type="module" src="/assets/app-1.js"></script></head><body><div id="root">${PAGE_FILLER}</div></body></html>`,
   );
   writeFileSync(join(dist, 'index.html.br'), 'the raw template, never served');
   writeFileSync(join(dist, 'assets', 'app-1.js'), SCRIPT);
@@ -55,6 +57,26 @@ describe('serving the console', () => {
       expect(page.body).toContain('<title>算力港&#60;测试&#62;</title>');
       expect(page.body).not.toContain('placeholder');
     }
+  });
+
+  it('carries the zones, GPU models and public images as JSON, and a changed list within a second', async () => {
+    const listsOf = (body: string) => {
+      const json = /<script type="application\/json" id="slg-meta">([^<]*)<\/script>/.exec(body)?.[1];
+      return JSON.parse(json ?? 'null') as Record<string, { id: string; name: string }[]>;
+    };
+    const first = await t.app.inject({ method: 'GET', url: '/home', headers: { 'accept-encoding': 'br' } });
+    const lists = listsOf(pageText(first));
+    for (const path of ['zone', 'gpu', 'images/public']) {
+      const api = await t.app.inject({ method: 'GET', url: `/api/v1/meta/${path}` });
+      expect(lists[path], path).toEqual(JSON.parse(api.body).result);
+    }
+    await t.deps.database.db.update(gpuModels).set({ name: 'RTX 4090 <新>' }).where(eq(gpuModels.id, 'rtx4090'));
+    t.clock.advance(2);
+    const changed = await t.app.inject({ method: 'GET', url: '/home' });
+    // `<` inside the JSON is escaped, so no list text can close the script element.
+    expect(changed.body).toContain('RTX 4090 \\u003c新>');
+    expect(listsOf(changed.body).gpu?.find((gpu) => gpu.id === 'rtx4090')?.name).toBe('RTX 4090 <新>');
+    await t.deps.database.db.update(gpuModels).set({ name: 'RTX 4090' }).where(eq(gpuModels.id, 'rtx4090'));
   });
 
   it('allows exactly the inline scripts of the page in the content security policy', async () => {

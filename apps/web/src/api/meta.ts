@@ -78,12 +78,39 @@ export function fetchChargingRules(): Promise<ChargingRule[]> {
   return request<ChargingRule[]>({ method: 'GET', url: '/meta/charging_rule' });
 }
 
+/** The lists the server wrote into the page (`<script type="application/json" id="slg-meta">`), as the API answers them. */
+interface EmbeddedMeta {
+  zone?: Zone[];
+  gpu?: GpuModel[];
+  'images/public'?: PublicImage[];
+}
+
+/** When the page loaded: the embedded lists count as fetched then, and are refetched as they go stale. */
+const PAGE_LOADED_AT = Date.now();
+
+function readEmbeddedMeta(): EmbeddedMeta {
+  try {
+    const text = typeof document === 'undefined' ? null : document.getElementById('slg-meta')?.textContent;
+    return text ? (JSON.parse(text) as EmbeddedMeta) : {};
+  } catch {
+    // A page without the lists (or a broken one) simply fetches them.
+    return {};
+  }
+}
+
+const EMBEDDED_META = readEmbeddedMeta();
+
+/** The first render of the public pages needs no request for the lists the page carries. */
+function embedded<T>(list: T[] | undefined) {
+  return list ? { initialData: list, initialDataUpdatedAt: PAGE_LOADED_AT } : {};
+}
+
 export function useZones() {
-  return useQuery({ queryKey: ZONES_QUERY_KEY, queryFn: fetchZones, staleTime: META_STALE_TIME_MS });
+  return useQuery({ queryKey: ZONES_QUERY_KEY, queryFn: fetchZones, staleTime: META_STALE_TIME_MS, ...embedded(EMBEDDED_META.zone) });
 }
 
 export function useGpus() {
-  return useQuery({ queryKey: GPUS_QUERY_KEY, queryFn: fetchGpus, staleTime: META_STALE_TIME_MS });
+  return useQuery({ queryKey: GPUS_QUERY_KEY, queryFn: fetchGpus, staleTime: META_STALE_TIME_MS, ...embedded(EMBEDDED_META.gpu) });
 }
 
 export function usePublicImages() {
@@ -91,6 +118,7 @@ export function usePublicImages() {
     queryKey: PUBLIC_IMAGES_QUERY_KEY,
     queryFn: fetchPublicImages,
     staleTime: META_STALE_TIME_MS,
+    ...embedded(EMBEDDED_META['images/public']),
   });
 }
 

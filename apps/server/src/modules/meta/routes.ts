@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.js';
 import { dbOf } from '../../deps.js';
+import type { PageLists } from '../../http/web.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { DictionaryCache, representationOf, sendRepresentation } from './cache.js';
 import {
@@ -71,6 +72,20 @@ const namedItem = z.object({ id: z.number().int(), name: z.string(), showName: z
 
 /** How long an operator's edit of a dictionary table may take to reach every server process. */
 export const DICTIONARY_MAX_AGE_MS = 1000;
+
+/**
+ * The lists the console page carries (zones, GPU models, public images, keyed by their API path), from
+ * memory like the dictionaries themselves: the page changes within DICTIONARY_MAX_AGE_MS of an edit.
+ */
+export function pageListsOf(deps: AppDeps): PageLists {
+  const service = new MetaService(dbOf(deps));
+  const cache = new DictionaryCache(
+    async () => ({ page: { zone: await service.zones(), gpu: await service.gpus(), 'images/public': await service.publicImages() } }),
+    deps.now,
+    DICTIONARY_MAX_AGE_MS,
+  );
+  return async () => (await cache.get('page')).identity.toString('utf8');
+}
 
 /**
  * Public dictionaries the console loads at start (spec §7 "Metadata lists"), answered from memory
