@@ -30,6 +30,9 @@ import { adminRoutes } from './modules/admin/routes.js';
 import { rentalRoutes } from './modules/rental/routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { marketRoutes } from './modules/market/routes.js';
+import { subscriptionRoutes } from './modules/subscriptions/routes.js';
+import { monitoringRoutes } from './modules/monitoring/routes.js';
+import { sshKeyRoutes } from './modules/ssh-keys/routes.js';
 import { sandboxGatewayRoutes } from './modules/billing/sandbox-gateway.js';
 
 const SECRET_QUERY_KEYS = new Set(['code', 'password', 'token', 'refreshToken', 'captcha']);
@@ -154,6 +157,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await api.register(rentalRoutes(deps));
       await api.register(notificationRoutes(deps));
       await api.register(marketRoutes(deps));
+      await api.register(subscriptionRoutes(deps));
+      await api.register(monitoringRoutes(deps));
+      await api.register(sshKeyRoutes(deps));
     },
     { prefix: '/api/v1' },
   );

@@ -29,6 +29,16 @@ describe('config', () => {
     expect(() => loadConfig({ JWT_SECRET: 'x', PORT: 'abc' })).toThrow('PORT');
   });
 
+  it('queries Prometheus only when PROMETHEUS_URL is an http(s) address', () => {
+    expect(loadConfig({ JWT_SECRET: 'x' }).prometheusUrl).toBeUndefined();
+    expect(loadConfig({ JWT_SECRET: 'x', PROMETHEUS_URL: '  ' }).prometheusUrl).toBeUndefined();
+    expect(loadConfig({ JWT_SECRET: 'x', PROMETHEUS_URL: 'http://prometheus:9090/' }).prometheusUrl).toBe('http://prometheus:9090');
+    expect(loadConfig({ JWT_SECRET: 'x', PROMETHEUS_URL: 'https://u:p@metrics.example.com/prometheus' }).prometheusUrl).toBe('https://u:p@metrics.example.com/prometheus');
+    for (const bad of ['prometheus:9090', 'ftp://prometheus', 'http://prometheus:9090/?x=1', 'not a url']) {
+      expect(() => loadConfig({ JWT_SECRET: 'x', PROMETHEUS_URL: bad }), bad).toThrow('PROMETHEUS_URL 应为 Prometheus 的 http(s) 地址');
+    }
+  });
+
   it('trusts no proxy by default, and a hop count, addresses/CIDRs or everyone only when told', () => {
     expect(loadConfig({ JWT_SECRET: 'x' }).trustProxy).toBe(false);
     expect(parseTrustProxy('')).toBe(false);

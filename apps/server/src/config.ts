@@ -79,6 +79,7 @@ const envSchema = z.object({
   ALIYUN_SMS_TEMPLATE_CODE: optionalText,
   ALIYUN_SMS_TEMPLATE_ARREARS: optionalText,
   ALIYUN_SMS_TEMPLATE_RELEASE_REMINDER: optionalText,
+  ALIYUN_SMS_TEMPLATE_STOCK_ALERT: optionalText,
   TENCENT_SMS_SECRET_ID: optionalText,
   TENCENT_SMS_SECRET_KEY: optionalText,
   TENCENT_SMS_SDK_APP_ID: optionalText,
@@ -86,6 +87,7 @@ const envSchema = z.object({
   TENCENT_SMS_TEMPLATE_ID: optionalText,
   TENCENT_SMS_TEMPLATE_ARREARS: optionalText,
   TENCENT_SMS_TEMPLATE_RELEASE_REMINDER: optionalText,
+  TENCENT_SMS_TEMPLATE_STOCK_ALERT: optionalText,
 });
 
 export type SmsProviderName = (typeof SMS_PROVIDERS)[number];
@@ -144,7 +146,7 @@ export interface Config {
   alipay: Omit<AlipayOptions, 'fetchImpl' | 'now'> | null;
   /** Where bank-transfer recharges go, shown to the payer. */
   bankAccount: { bankName: string; accountName: string; accountNo: string } | null;
-  /** `noticeTemplates`: template ids of the SMS notices (arrears power-off, release reminder), per gateway. */
+  /** `noticeTemplates`: template ids of the SMS notices (arrears power-off, release reminder, stock alert), per gateway. */
   aliyunSms: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string; noticeTemplates: NoticeTemplateIds } | undefined;
   tencentSms:
     | { secretId: string; secretKey: string; sdkAppId: string; signName: string; templateId: string; noticeTemplates: NoticeTemplateIds }
@@ -176,6 +178,23 @@ function parsePaymentProviders(raw: string | undefined, production: boolean): Pa
     }
   }
   return names as PaymentProviderName[];
+}
+
+/** PROMETHEUS_URL: an http(s) base address (a path prefix and `user:password@` allowed), without the trailing slash. */
+function parsePrometheusUrl(raw: string | undefined, problems: string[]): string | undefined {
+  if (raw === undefined) return undefined;
+  // The value is not echoed in the message: it may carry a password.
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['http:', 'https:'].includes(url.protocol) || url.search || url.hash) {
+    problems.push(`PROMETHEUS_URL 应为 Prometheus 的 http(s) 地址，如 http://prometheus:9090`);
+    return undefined;
+  }
+  return raw.replace(/\/+$/, '');
 }
 
 const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
@@ -248,7 +267,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           accessKeySecret: e.ALIYUN_SMS_ACCESS_KEY_SECRET,
           signName: e.ALIYUN_SMS_SIGN_NAME,
           templateCode: e.ALIYUN_SMS_TEMPLATE_CODE,
-          noticeTemplates: noticeTemplates({ arrears: e.ALIYUN_SMS_TEMPLATE_ARREARS, release_reminder: e.ALIYUN_SMS_TEMPLATE_RELEASE_REMINDER }),
+          noticeTemplates: noticeTemplates({
+            arrears: e.ALIYUN_SMS_TEMPLATE_ARREARS,
+            release_reminder: e.ALIYUN_SMS_TEMPLATE_RELEASE_REMINDER,
+            stock_alert: e.ALIYUN_SMS_TEMPLATE_STOCK_ALERT,
+          }),
         }
       : undefined;
   const tencentSms =
@@ -263,7 +286,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           sdkAppId: e.TENCENT_SMS_SDK_APP_ID,
           signName: e.TENCENT_SMS_SIGN_NAME,
           templateId: e.TENCENT_SMS_TEMPLATE_ID,
-          noticeTemplates: noticeTemplates({ arrears: e.TENCENT_SMS_TEMPLATE_ARREARS, release_reminder: e.TENCENT_SMS_TEMPLATE_RELEASE_REMINDER }),
+          noticeTemplates: noticeTemplates({
+            arrears: e.TENCENT_SMS_TEMPLATE_ARREARS,
+            release_reminder: e.TENCENT_SMS_TEMPLATE_RELEASE_REMINDER,
+            stock_alert: e.TENCENT_SMS_TEMPLATE_STOCK_ALERT,
+          }),
         }
       : undefined;
   if (smsProvider === 'aliyun' && !aliyunSms) problems.push('SMS_PROVIDER=aliyun 需要 ALIYUN_SMS_* 四个变量');
@@ -295,6 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (e.HUMAN_CHECK_PROVIDER === 'tencent' && !tencentCaptcha) {
     problems.push('HUMAN_CHECK_PROVIDER=tencent 需要 TENCENT_CAPTCHA_SECRET_ID、TENCENT_CAPTCHA_SECRET_KEY、TENCENT_CAPTCHA_APP_ID、TENCENT_CAPTCHA_APP_SECRET_KEY');
   }
+  const prometheusUrl = parsePrometheusUrl(e.PROMETHEUS_URL, problems);
   let trustProxy: TrustProxySetting = false;
   try {
     trustProxy = parseTrustProxy(e.TRUST_PROXY);
@@ -361,7 +389,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     smsProvider: smsProvider ?? 'console',
     paymentProviders,
-    prometheusUrl: e.PROMETHEUS_URL,
+    prometheusUrl,
     logLevel: e.LOG_LEVEL,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,

@@ -3,6 +3,7 @@ import type { Database, DatabaseHandle } from './db/client.js';
 import type { SmsProvider } from './providers/sms/provider.js';
 import type { GatewayName, PaymentGateway } from './providers/payments/provider.js';
 import type { ComputeDriver } from './compute/driver.js';
+import type { MetricsSource } from './modules/monitoring/metrics-source.js';
 
 /** The machines, and a way to tell this process's reconciler that an instance wants something. */
 export interface ComputeRuntime {
@@ -19,6 +20,8 @@ export interface AppDeps {
   /** Configured payment gateways by name (sandbox outside production). */
   payments: ReadonlyMap<GatewayName, PaymentGateway>;
   compute: ComputeRuntime;
+  /** Instance monitoring series: Prometheus (PROMETHEUS_URL) or computed from the sim fleet's history. */
+  metrics: MetricsSource;
   now: () => Date;
 }
 

@@ -13,6 +13,7 @@ import { Reconciler } from './compute/reconciler.js';
 import { startReconcileLoop } from './compute/loop.js';
 import { seedSimFleet } from './compute/sim/fleet.js';
 import { zones } from './db/schema/index.js';
+import { createMetricsSource } from './modules/monitoring/index.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
     await seedSimFleet(database.db, new Map(zoneRows.map((zone) => [zone.id, zone.name])));
   }
   const compute = createComputeRuntime(config, database.db, now);
-  const deps: AppDeps = { config, database, sms: createSmsProvider(config, now), payments: createPaymentGateways(config), compute, now };
+  const deps: AppDeps = { config, database, sms: createSmsProvider(config, now), payments: createPaymentGateways(config), compute, metrics: createMetricsSource(config, database.db), now };
   const app = await buildApp(deps, { serveWeb: true });
 
   const stopJobs = startJobs(platformJobs(deps), app.log, deps);

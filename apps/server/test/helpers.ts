@@ -12,6 +12,7 @@ import { seedSimFleet } from '../src/compute/sim/fleet.js';
 import { zones } from '../src/db/schema/index.js';
 import type { SmsProvider } from '../src/providers/sms/provider.js';
 import type { GatewayName, PaymentGateway } from '../src/providers/payments/provider.js';
+import { createMetricsSource } from '../src/modules/monitoring/index.js';
 
 /** A clock tests can move forward. */
 export class TestClock {
@@ -98,6 +99,7 @@ export async function createTestApp(
     sms: overrides.sms ? overrides.sms(clock) : new ConsoleSmsProvider(clock.now),
     payments: overrides.payments ? overrides.payments(clock) : createPaymentGateways(config),
     compute: createComputeRuntime(config, handle.db, clock.now),
+    metrics: createMetricsSource(config, handle.db),
     now: clock.now,
   };
   const app = await buildApp(deps, { logger: false, serveWeb: overrides.serveWeb ?? false });

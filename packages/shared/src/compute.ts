@@ -1,4 +1,6 @@
 /** GPU container instances (DESIGN §7): rules shared by the server and the console. */
+import { TIME_PACKAGE_COUNTS, TIME_PACKAGE_KEYS } from './constants.js';
+import type { InstanceStatusValue } from './dictionaries.js';
 
 /** The charging rule of pay-as-you-go (`CHARGING_RULES` id 1): metered per second, priced per hour. */
 export const USAGE_CHARGING_RULE_ID = 1;
@@ -79,3 +81,72 @@ export function compareVersions(a: string, b: string): number {
 export function imageRunsOnHost(imageCuda: string, hostCudaVersion: string): boolean {
   return compareVersions(imageCuda, hostCudaVersion) <= 0;
 }
+
+export type PackageKey = keyof typeof TIME_PACKAGE_KEYS;
+/** Length of one package period in days: a month is 30 days, whatever the calendar month. */
+export const PACKAGE_PERIOD_DAYS = { day: 1, week: 7, month: 30 } as const satisfies Record<PackageKey, number>;
+export const PACKAGE_LABELS = { day: '包日', week: '包周', month: '包月' } as const satisfies Record<PackageKey, string>;
+export const PACKAGE_UNIT_LABELS = { day: '天', week: '周', month: '个月' } as const satisfies Record<PackageKey, string>;
+
+/** The package of a charging rule (`null` for pay-as-you-go or an unknown id). */
+export function packageKeyOfRule(chargingRuleId: number): PackageKey | null {
+  const entry = (Object.entries(TIME_PACKAGE_KEYS) as [PackageKey, number][]).find(([, id]) => id === chargingRuleId);
+  return entry ? entry[0] : null;
+}
+
+/** Whether `count` periods may be bought of a package (day 1–6, week 1–3, month 1–10, 20, 50, 100). */
+export function isPackageCount(key: PackageKey, count: number): boolean {
+  return (TIME_PACKAGE_COUNTS[key] as readonly number[]).includes(count);
+}
+
+/** When `count` periods of a package bought at (or renewed from) `from` end. */
+export function packageEnd(from: Date, key: PackageKey, count: number): Date {
+  return new Date(from.getTime() + PACKAGE_PERIOD_DAYS[key] * count * 86_400_000);
+}
+
+/**
+ * What switching a package to pay-as-you-go refunds: what was paid in cash for it, less the
+ * pay-as-you-go price of every hour begun since it started; never negative. Whole hours keep the
+ * preview a user reads equal to what is applied when they confirm within the same hour.
+ */
+export function packageRefund(paidFen: number, usageRateFenPerHour: number, startedAt: Date, now: Date): { paid: number; used: number; refund: number } {
+  const hours = Math.max(0, Math.ceil((now.getTime() - startedAt.getTime()) / 3_600_000));
+  const used = Math.min(paidFen, usageRateFenPerHour * hours);
+  return { paid: paidFen, used, refund: Math.max(0, paidFen - used) };
+}
+
+/** What a user (or a job on the user's behalf) can ask of an instance. */
+export type InstanceUserAction =
+  | 'power_on'
+  | 'power_off'
+  | 'release'
+  | 'rename'
+  | 'update_pwd'
+  | 'reveal_pwd'
+  | 'schedule_power_off'
+  | 'cancel_power_off'
+  | 'renew'
+  | 'auto_renew'
+  | 'switch_charging';
+
+/**
+ * The statuses each action may start from (DESIGN §7 state machine): the server enforces them
+ * (`compute/state-machine.ts`) and the console offers an action only where the server would accept it.
+ */
+export const INSTANCE_ACTION_STATES: Record<InstanceUserAction, readonly InstanceStatusValue[]> = {
+  power_on: ['PoweredOff', 'Error'],
+  power_off: ['PoweredOn', 'PoweredOnNoGPU'],
+  release: ['PoweredOff', 'Error'],
+  rename: ['CreationStarted', 'PoweredOn', 'PoweredOnNoGPU', 'PoweredOff', 'Error', 'OutOfConnection'],
+  update_pwd: ['PoweredOn', 'PoweredOnNoGPU'],
+  reveal_pwd: ['CreationStarted', 'PoweredOn', 'PoweredOnNoGPU', 'PoweredOff', 'Error', 'OutOfConnection'],
+  schedule_power_off: ['PoweredOn', 'PoweredOnNoGPU'],
+  cancel_power_off: ['CreationStarted', 'PoweredOn', 'PoweredOnNoGPU', 'PoweredOff', 'Error', 'OutOfConnection'],
+  renew: ['CreationStarted', 'PoweredOn', 'PoweredOff', 'Error', 'OutOfConnection'],
+  auto_renew: ['CreationStarted', 'PoweredOn', 'PoweredOff', 'Error', 'OutOfConnection'],
+  // Metered runs open and close with the machine, so the billing changes only while nothing is in flight.
+  switch_charging: ['PoweredOn', 'PoweredOff'],
+};
+
+/** Actions that do not touch the machine and may run while an operation is in flight. */
+export const INSTANCE_ACTIONS_ALONGSIDE_OPERATIONS: ReadonlySet<InstanceUserAction> = new Set(['rename', 'reveal_pwd', 'cancel_power_off', 'renew', 'auto_renew']);

@@ -21,6 +21,8 @@ export const ErrorCodes = {
   PAYMENT_CHANNEL_UNAVAILABLE: { code: 40037, status: 400, message: '该支付方式暂未开通' },
   PAYMENT_NOTIFY_INVALID: { code: 40038, status: 400, message: '支付通知校验失败' },
   NAME_EXISTS: { code: 40026, status: 409, message: '名称已存在，请重新输入' },
+  SSH_KEY_EXISTS: { code: 40027, status: 409, message: '该公钥已添加，无需重复添加' },
+  STOCK_ALERT_EXISTS: { code: 40028, status: 409, message: '已订阅该到货提醒，有空闲时会通知您' },
   UNAUTHORIZED: { code: 40100, status: 401, message: '登录状态已过期，需要重新登录' },
   REFRESH_TOKEN_INVALID: { code: 40101, status: 401, message: '登录状态已失效，请重新登录' },
   FORBIDDEN: { code: 40300, status: 403, message: '没有权限访问该资源' },

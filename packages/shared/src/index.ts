@@ -6,3 +6,5 @@ export * from './telephone.js';
 export * from './money.js';
 export * from './dictionaries.js';
 export * from './compute.js';
+export * from './stock-alerts.js';
+export * from './ssh-keys.js';

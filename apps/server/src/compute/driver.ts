@@ -16,6 +16,12 @@ export interface MachineSpec {
   memoryGb: number;
   dataDiskGb: number;
   rootPassword: string;
+  /**
+   * OpenSSH public key lines (`type base64 [comment]`) for root's `~/.ssh/authorized_keys`: the keys
+   * the instance's creator kept when the machine was created. Written once at create; later changes
+   * to the user's keys leave existing machines alone.
+   */
+  authorizedKeys: string[];
 }
 
 /** What the driver sees a machine doing. */
@@ -44,7 +50,7 @@ export interface ObservedMachine {
 
 export interface ComputeDriver {
   readonly name: 'sim' | 'kubernetes' | 'docker';
-  /** Creates the disks and the container from the image, then starts it with `spec.gpuNum` GPUs. */
+  /** Creates the disks and the container from the image (root's password and authorized_keys set), then starts it with `spec.gpuNum` GPUs. */
   create(spec: MachineSpec): Promise<void>;
   /** Starts a stopped machine with this many GPUs (0: no-GPU mode). */
   start(instanceId: string, gpuNum: number): Promise<void>;

@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import type { GpuMode, InstanceOperation } from '@slg/shared';
+import { USAGE_CHARGING_RULE_ID, type GpuMode, type InstanceOperation } from '@slg/shared';
 import type { AppDeps } from '../deps.js';
 import type { Transaction } from '../db/client.js';
 import { gpuModels, hosts, instanceEvents, instances } from '../db/schema/index.js';
@@ -7,8 +7,9 @@ import { settleRun, type InstanceRow } from '../modules/rental/metering.js';
 import { openRootPassword } from '../modules/rental/password.js';
 import { hourlyRateFen } from '../modules/rental/pricing.js';
 import { priceSourceOf } from '../modules/rental/views.js';
+import { authorizedKeysByCreator } from '../modules/ssh-keys/repository.js';
 import { DriverError, type MachineSpec, type ObservedMachine } from './driver.js';
-import { RUNNING_STATUSES, statusAfter } from './state-machine.js';
+import { gpusKeptWhenOff, RUNNING_STATUSES, statusAfter } from './state-machine.js';
 
 export interface ReconcilerOptions {
   /** Instances taken per pass. */
@@ -75,14 +76,19 @@ export class Reconciler {
       .set({ operationLeaseUntil: this.secondsFromNow(this.options.leaseSeconds), operationAttempts: sql`${instances.operationAttempts} + 1` })
       .where(inArray(instances.id, due))
       .returning();
+    // The SSH keys of every creator whose machine this pass creates, in one query: a machine gets the keys its creator has now.
+    const keysByCreator = await authorizedKeysByCreator(
+      this.db,
+      claimed.filter((instance) => instance.operation === 'create').map((instance) => instance.creatorId),
+    );
     let finished = 0;
     for (const instance of claimed) {
-      if (await this.drive(instance)) finished += 1;
+      if (await this.drive(instance, keysByCreator)) finished += 1;
     }
     return finished;
   }
 
-  private async specOf(instance: InstanceRow): Promise<MachineSpec> {
+  private async specOf(instance: InstanceRow, authorizedKeys: string[]): Promise<MachineSpec> {
     const [host] = await this.db.select({ cpuPerGpu: hosts.cpuPerGpu, memoryGbPerGpu: hosts.memoryGbPerGpu }).from(hosts).where(eq(hosts.id, instance.hostId));
     const gpuNum = instance.operationMode === 'nogpu' ? 0 : instance.gpuNum;
     return {
@@ -94,15 +100,16 @@ export class Reconciler {
       memoryGb: (host?.memoryGbPerGpu ?? 1) * instance.gpuNum,
       dataDiskGb: instance.dataDiskGb,
       rootPassword: openRootPassword(this.deps.config.jwtSecret, instance.rootPasswordEnc),
+      authorizedKeys,
     };
   }
 
   /** Asks the driver for the operation (again: it is idempotent) and looks at where the machine is. */
-  private async attempt(instance: InstanceRow): Promise<Outcome> {
+  private async attempt(instance: InstanceRow, keysByCreator: ReadonlyMap<number, string[]>): Promise<Outcome> {
     const operation = instance.operation as InstanceOperation;
     const driver = this.deps.compute.driver;
     try {
-      if (operation === 'create') await driver.create(await this.specOf(instance));
+      if (operation === 'create') await driver.create(await this.specOf(instance, keysByCreator.get(instance.creatorId) ?? []));
       if (operation === 'power_on') await driver.start(instance.instanceId, instance.operationMode === 'nogpu' ? 0 : instance.gpuNum);
       if (operation === 'power_off') await driver.stop(instance.instanceId);
       if (operation === 'release') await driver.destroy(instance.instanceId);
@@ -133,8 +140,8 @@ export class Reconciler {
   }
 
   /** Drives one claimed instance; returns whether its operation ended. */
-  private async drive(claimed: InstanceRow): Promise<boolean> {
-    const outcome = await this.attempt(claimed);
+  private async drive(claimed: InstanceRow, keysByCreator: ReadonlyMap<number, string[]>): Promise<boolean> {
+    const outcome = await this.attempt(claimed, keysByCreator);
     return this.db.transaction(async (tx) => {
       // The instance, locked, still wanting what this pass worked on (a user may not change an
       // instance with an operation in flight, but the check costs nothing).
@@ -178,7 +185,9 @@ export class Reconciler {
       .where(eq(hosts.id, instance.hostId));
   }
 
+  /** What a run costs per hour: nothing for a package (its time is prepaid), else the pay-as-you-go rate of the mode. */
   private async runRate(tx: Transaction, instance: InstanceRow, mode: GpuMode): Promise<number> {
+    if (instance.chargingRuleId !== USAGE_CHARGING_RULE_ID) return 0;
     const [row] = await tx
       .select({ host: hosts, modelPrice: gpuModels.pricePerHourFen })
       .from(hosts)
@@ -220,10 +229,11 @@ export class Reconciler {
       return;
     }
     if (operation === 'power_off') {
-      await this.returnToHost(tx, instance, { gpus: instance.gpuHeld, diskGb: 0 });
+      const kept = gpusKeptWhenOff(instance);
+      await this.returnToHost(tx, instance, { gpus: instance.gpuHeld - kept, diskGb: 0 });
       await tx
         .update(instances)
-        .set({ ...cleared, status: 'PoweredOff', gpuHeld: 0, poweredOffAt: now })
+        .set({ ...cleared, status: 'PoweredOff', gpuHeld: kept, poweredOffAt: now })
         .where(eq(instances.id, instance.id));
       await this.event(tx, instance, instance.statusReason ? 'ARREARS_POWER_OFF' : 'POWER_OFF', 'PoweredOff', instance.statusReason ?? DONE_TEXT.power_off);
       return;
@@ -315,10 +325,11 @@ export class Reconciler {
           // host) or broken, and the user can act on it again.
           const stopped = machine.state === 'stopped';
           const reason = stopped ? '主机恢复连接，实例已关机' : machine.state === 'absent' ? '主机恢复连接，容器已不存在' : `主机恢复连接，${machine.reason ?? '实例故障'}`;
-          await this.returnToHost(tx, instance, { gpus: instance.gpuHeld, diskGb: 0 });
+          const kept = gpusKeptWhenOff(instance);
+          await this.returnToHost(tx, instance, { gpus: instance.gpuHeld - kept, diskGb: 0 });
           await tx
             .update(instances)
-            .set({ status: stopped ? 'PoweredOff' : 'Error', statusReason: reason, gpuHeld: 0, poweredOffAt: stopped ? now : instance.poweredOffAt, updatedAt: now })
+            .set({ status: stopped ? 'PoweredOff' : 'Error', statusReason: reason, gpuHeld: kept, poweredOffAt: stopped ? now : instance.poweredOffAt, updatedAt: now })
             .where(eq(instances.id, instance.id));
           await this.event(tx, instance, 'POWER_OFF', stopped ? 'PoweredOff' : 'Error', reason);
           return true;
@@ -340,12 +351,13 @@ export class Reconciler {
           await this.event(tx, instance, 'POWER_OFF', status, reason);
           return true;
         }
-        // Stopped (or gone) without being asked: the run ends and the GPUs go back.
-        await this.returnToHost(tx, instance, { gpus: instance.gpuHeld, diskGb: 0 });
+        // Stopped (or gone) without being asked: the run ends and the GPUs go back (a package keeps its own).
+        const kept = gpusKeptWhenOff(instance);
+        await this.returnToHost(tx, instance, { gpus: instance.gpuHeld - kept, diskGb: 0 });
         const reason = machine.state === 'absent' ? '容器已不存在' : '实例已自行停止';
         await tx
           .update(instances)
-          .set({ status: machine.state === 'absent' ? 'Error' : 'PoweredOff', statusReason: reason, gpuHeld: 0, poweredOffAt: now, updatedAt: now })
+          .set({ status: machine.state === 'absent' ? 'Error' : 'PoweredOff', statusReason: reason, gpuHeld: kept, poweredOffAt: now, updatedAt: now })
           .where(eq(instances.id, instance.id));
         await this.event(tx, instance, 'POWER_OFF', machine.state === 'absent' ? 'Error' : 'PoweredOff', reason);
         return true;

@@ -1,4 +1,13 @@
-import { INSTANCE_OPERATIONS, INSTANCE_STATUSES, type InstanceOperation, type InstanceStatusValue } from '@slg/shared';
+import {
+  INSTANCE_ACTION_STATES,
+  INSTANCE_ACTIONS_ALONGSIDE_OPERATIONS,
+  INSTANCE_OPERATIONS,
+  INSTANCE_STATUSES,
+  USAGE_CHARGING_RULE_ID,
+  type InstanceOperation,
+  type InstanceStatusValue,
+  type InstanceUserAction,
+} from '@slg/shared';
 import { AppError } from '../http/errors.js';
 
 /**
@@ -6,7 +15,7 @@ import { AppError } from '../http/errors.js';
  * `assertAllowed` before it changes an instance; what happens once the machines confirm is in the
  * reconciler. An operation in another state is refused with a message naming the state.
  */
-export type UserAction = 'power_on' | 'power_off' | 'release' | 'rename' | 'update_pwd' | 'reveal_pwd';
+export type UserAction = InstanceUserAction;
 
 const ACTION_LABELS: Record<UserAction, string> = {
   power_on: '开机',
@@ -15,20 +24,16 @@ const ACTION_LABELS: Record<UserAction, string> = {
   rename: '修改名称',
   update_pwd: '修改密码',
   reveal_pwd: '查看密码',
+  schedule_power_off: '设置定时关机',
+  cancel_power_off: '取消定时关机',
+  renew: '续费',
+  auto_renew: '设置自动续费',
+  switch_charging: '变更计费方式',
 };
 
 /** States from which each action may start (and then only with no operation in flight, unless said). */
-const ALLOWED_FROM: Record<UserAction, readonly InstanceStatusValue[]> = {
-  power_on: ['PoweredOff', 'Error'],
-  power_off: ['PoweredOn', 'PoweredOnNoGPU'],
-  release: ['PoweredOff', 'Error'],
-  rename: ['CreationStarted', 'PoweredOn', 'PoweredOnNoGPU', 'PoweredOff', 'Error', 'OutOfConnection'],
-  update_pwd: ['PoweredOn', 'PoweredOnNoGPU'],
-  reveal_pwd: ['CreationStarted', 'PoweredOn', 'PoweredOnNoGPU', 'PoweredOff', 'Error', 'OutOfConnection'],
-};
-
-/** Actions that do not touch the machine and may run while an operation is in flight. */
-const ALONGSIDE_OPERATIONS: ReadonlySet<UserAction> = new Set(['rename', 'reveal_pwd']);
+const ALLOWED_FROM = INSTANCE_ACTION_STATES;
+const ALONGSIDE_OPERATIONS = INSTANCE_ACTIONS_ALONGSIDE_OPERATIONS;
 
 /** The statuses that mean "running and billing" (a metered run is open). */
 export const RUNNING_STATUSES: readonly InstanceStatusValue[] = ['PoweredOn', 'PoweredOnNoGPU'];
@@ -70,4 +75,9 @@ export function statusAfter(operation: InstanceOperation, gpuMode: string): Inst
     case 'release':
       return null;
   }
+}
+
+/** GPUs an instance keeps reserved on its host while off: all of them for a prepaid package, none for pay-as-you-go. */
+export function gpusKeptWhenOff(instance: { chargingRuleId: number; gpuHeld: number }): number {
+  return instance.chargingRuleId === USAGE_CHARGING_RULE_ID ? 0 : instance.gpuHeld;
 }

@@ -5,7 +5,9 @@ import { claimJobRun } from './leases.js';
 import { Reconciler } from '../compute/reconciler.js';
 import type { AppDeps } from '../deps.js';
 import { RechargeService } from '../modules/billing/recharges.js';
+import { PackageService } from '../modules/rental/packages.js';
 import { InstanceBillingJobs } from '../modules/rental/billing-jobs.js';
+import { StockAlertService } from '../modules/subscriptions/service.js';
 import { pruneAttemptWindows } from '../modules/security/attempts.js';
 import { LONGEST_ATTEMPT_WINDOW_SECONDS } from '../modules/security/rules.js';
 import { SpentHumanChecks } from '../providers/captcha/spent.js';
@@ -32,8 +34,14 @@ export function platformJobs(deps: AppDeps): PeriodicJob[] {
     { name: 'watch-instances', everyMs: 15_000, exclusive: true, run: () => new Reconciler(deps).watch() },
     // Every open run settled up to now, then wallets below zero power off their pay-as-you-go instances.
     { name: 'meter-instances', everyMs: 60_000, exclusive: true, run: () => instanceBilling.meterAndEnforce() },
+    // Scheduled power-offs fire within 15 seconds of their time.
+    { name: 'scheduled-power-off', everyMs: 15_000, exclusive: true, run: () => instanceBilling.powerOffScheduled() },
+    // Packages at their end: renewed from the balance when asked, else powered off and pay-as-you-go.
+    { name: 'expire-packages', everyMs: 60_000, exclusive: true, run: () => new PackageService(deps).expirePackages() },
     // Reminders 3 and 1 days before, then the release of instances powered off for 15 days.
     { name: 'release-powered-off-instances', everyMs: 10 * 60_000, exclusive: true, run: () => instanceBilling.releasePoweredOff() },
+    // Stock alerts (到货提醒) whose GPUs are free fire once: a console notice and an SMS.
+    { name: 'fire-stock-alerts', everyMs: 30_000, exclusive: true, run: () => new StockAlertService(deps).fireAlerts() },
     {
       // Attempt windows idle past every rule's window, and solved human checks past their expiry.
       name: 'prune-abuse-records',

@@ -85,9 +85,16 @@ export interface PrepayBody {
   hostId: string;
   gpuNum: number;
   chargingRuleId: number;
+  /** Periods of a day / week / month package. */
+  rentAmount?: number;
+  voucherId?: number;
 }
 
-/** For pay-as-you-go: `amount` is the hourly rate, `payable` what the balance must cover (one hour). */
+/**
+ * For pay-as-you-go: `amount` is the hourly rate, `payable` what the balance must cover (one hour).
+ * For a package: `amount` its price, `discount` the voucher's part, `payable` what the balance pays, and
+ * `expiresAt` when it would end if bought now.
+ */
 export interface PrepayResult {
   amount: number;
   discount: number;
@@ -95,6 +102,7 @@ export interface PrepayResult {
   pricePerGpuFen: number;
   unit: string;
   balanceRequired: number;
+  expiresAt: string | null;
 }
 
 export interface CreateInstanceBody {
@@ -102,7 +110,30 @@ export interface CreateInstanceBody {
   gpuNum: number;
   imageId: string;
   chargingRuleId: number;
+  rentAmount?: number;
+  voucherId?: number;
+  autoRenew?: boolean;
   name?: string;
+}
+
+export interface RenewBody {
+  instanceIds: string[];
+  rentAmount: number;
+  voucherId?: number;
+}
+
+export interface RenewPrepayResult {
+  amount: number;
+  discount: number;
+  payable: number;
+  items: { instanceId: string; name: string; packageName: string; amount: number; expiresAt: string }[];
+}
+
+/** What switching a package to pay-as-you-go refunds now, fen. */
+export interface RefundPreview {
+  paid: number;
+  used: number;
+  refund: number;
 }
 
 export interface CreatedInstance {
@@ -146,6 +177,11 @@ export interface InstanceView {
   poweredOffAt: string | null;
   /** When a powered-off instance will be released automatically. */
   releaseAt: string | null;
+  /** When a day / week / month package ends; null for pay-as-you-go. */
+  expiresAt: string | null;
+  autoRenew: boolean;
+  /** A power-off the user scheduled. */
+  scheduledPowerOffAt: string | null;
   createdAt: string;
 }
 
@@ -248,8 +284,44 @@ export async function powerOnInstance(instanceId: string, mode: GpuMode): Promis
   throw error;
 }
 
-export function powerOffInstance(instanceId: string): Promise<InstanceView> {
-  return request<InstanceView>({ method: 'POST', url: '/rental/power_off', data: { instanceId } });
+/** Powers off now, or at `at` (ISO time): a scheduled power-off the instance shows until it fires. */
+export function powerOffInstance(instanceId: string, at?: string): Promise<InstanceView> {
+  return request<InstanceView>({ method: 'POST', url: '/rental/power_off', data: at ? { instanceId, at } : { instanceId } });
+}
+
+export function cancelScheduledPowerOff(instanceId: string): Promise<InstanceView> {
+  return request<InstanceView>({ method: 'DELETE', url: '/rental/power_off/cancel', params: { instanceId } });
+}
+
+/** Silent: the renewal dialog shows a refused price in place. */
+export function renewPrepay(body: RenewBody): Promise<RenewPrepayResult> {
+  return request<RenewPrepayResult>({ method: 'POST', url: '/rental/renew/prepay', data: body, silent: true });
+}
+
+export function renewInstances(body: RenewBody, idempotencyKey: string): Promise<{ orderIds: string[] }> {
+  return request<{ orderIds: string[] }>({ method: 'POST', url: '/rental/renew', data: body, headers: idempotencyHeaders(idempotencyKey) });
+}
+
+export function setAutoRenew(instanceId: string, autoRenew: boolean): Promise<null> {
+  return request<null>({ method: 'PUT', url: '/rental/auto_renew', data: { instanceId, autoRenew } });
+}
+
+/** Silent: the switch dialog shows a failed preview in place. */
+export function fetchRefundPreview(rentalUid: string): Promise<RefundPreview> {
+  return request<RefundPreview>({ url: '/order/preview/refund', params: { rentalUid }, silent: true });
+}
+
+/** Switches a package to pay-as-you-go (chargingRuleId 1) or pay-as-you-go to `rentAmount` periods of a package. */
+export function updateChargingRule(
+  input: { instanceId: string; chargingRuleId: number; rentAmount?: number },
+  idempotencyKey: string,
+): Promise<{ orderId: string; refund: number; payable: number }> {
+  return request<{ orderId: string; refund: number; payable: number }>({
+    method: 'PUT',
+    url: '/rental/update_charging_rule',
+    params: { ...input },
+    headers: idempotencyHeaders(idempotencyKey),
+  });
 }
 
 export function renameInstance(instanceId: string, name: string): Promise<InstanceView> {
@@ -309,6 +381,27 @@ export function useMarketHostQuery(hostId: string | undefined, chargingRuleId: n
     queryFn: async () => (await fetchMarketHosts(query)).list[0] ?? null,
     enabled: Boolean(hostId),
     refetchInterval: MARKET_REFRESH_MS,
+  });
+}
+
+export function useRenewPrepayQuery(body: RenewBody | null) {
+  return useQuery({
+    queryKey: [...queryKeys.instances, 'renew-prepay', body] as const,
+    queryFn: () => renewPrepay(body as RenewBody),
+    enabled: body !== null,
+    placeholderData: keepPreviousData,
+    retry: false,
+  });
+}
+
+/** The refund preview, refreshed each minute while the dialog is open (it changes with every hour begun). */
+export function useRefundPreviewQuery(rentalUid: string | null) {
+  return useQuery({
+    queryKey: [...queryKeys.instances, 'refund-preview', rentalUid] as const,
+    queryFn: () => fetchRefundPreview(rentalUid as string),
+    enabled: rentalUid !== null,
+    refetchInterval: 60_000,
+    retry: false,
   });
 }
 

@@ -5,4 +5,8 @@ export const queryKeys = {
   market: ['market'] as const,
   /** Container instances: lists, summary, details (api/compute.ts). */
   instances: ['instances'] as const,
+  /** SSH公钥 (api/sshKeys.ts). */
+  sshKeys: ['ssh-keys'] as const,
+  /** 到货提醒: the caller's stock alerts (api/subscriptions.ts). */
+  stockAlerts: ['stock-alerts'] as const,
 } as const;

@@ -66,3 +66,21 @@ export function useVouchersQuery(query: VoucherListQuery) {
 export function useOrderVouchersQuery(orderNo: string, enabled: boolean) {
   return useQuery({ queryKey: billingKeys.orderVouchers(orderNo), queryFn: () => fetchOrderVouchers(orderNo), enabled });
 }
+
+/** Whether an unused voucher can pay an order of this type and amount now (as the server decides when paying). */
+export function voucherFits(voucher: VoucherDto, orderType: OrderTypeValue, amountFen: number, now = Date.now()): boolean {
+  return (
+    voucher.status === 'UNUSED' &&
+    Date.parse(voucher.validFrom) <= now &&
+    Date.parse(voucher.validTo) > now &&
+    amountFen > 0 &&
+    amountFen >= voucher.minOrderAmount &&
+    (voucher.scope.length === 0 || voucher.scope.includes(orderType))
+  );
+}
+
+/** The caller's unused vouchers (the first 100: more than anyone holds at once), for choosing one at payment. */
+export function useUnusedVouchersQuery(enabled = true) {
+  const query: VoucherListQuery = { page: 1, pageSize: 100, status: 'UNUSED' };
+  return useQuery({ queryKey: billingKeys.voucherList(query), queryFn: () => fetchVouchers(query), enabled });
+}

@@ -42,6 +42,8 @@ const BUILT = [
   // compute (issue 7): the market with its step sub-paths, the instance list and the create page
   '/computility-market', '/computility-market/method', '/computility-market/model', '/computility-market/quantity', '/computility-market/region',
   '/ctrl-container-instances/containerInstances', '/ctrl-container-instances/createInstances',
+  // issue 8: SSH keys and monitoring
+  '/ctrl-container-instances/sshSet', '/ctrl-container-instances/instance-monitoring',
 ];
 
 describe('route table', () => {

@@ -105,6 +105,8 @@ const VoucherPage = lazyPage(() => import('../pages/ctrl-cost-center/voucher/ind
 const MarketPage = lazyPage(() => import('../pages/computility-market/index'));
 const ContainerInstancesPage = lazyPage(() => import('../pages/ctrl-container-instances/containerInstances/index'));
 const CreateInstancePage = lazyPage(() => import('../pages/ctrl-container-instances/createInstances/index'));
+const SshSetPage = lazyPage(() => import('../pages/ctrl-container-instances/sshSet/index'));
+const InstanceMonitoringPage = lazyPage(() => import('../pages/ctrl-container-instances/instance-monitoring/index'));
 
 /** Where a sign-in lands without a `redirect` query. */
 export const CONSOLE_HOME_PATH = '/ctrl-overview/overview';
@@ -205,10 +207,11 @@ export const ROUTE_TABLE: RouteNode[] = [
       {
         path: 'instance-monitoring',
         meta: { title: '实例监控', activeMenu: '/ctrl-container-instances/containerInstances' },
+        page: InstanceMonitoringPage,
       },
       { path: 'payByVolume', meta: { title: '转按量计费', activeMenu: '/ctrl-container-instances/containerInstances' } },
       { path: 'renew', meta: { title: '续费', activeMenu: '/ctrl-container-instances/containerInstances' } },
-      { path: 'sshSet', meta: { title: 'SSH公钥', sidebar: true } },
+      { path: 'sshSet', meta: { title: 'SSH公钥', sidebar: true }, page: SshSetPage },
       { path: 'upDownSetting', meta: { title: '升降配置', activeMenu: '/ctrl-container-instances/containerInstances' } },
       {
         path: 'yearMonthPackages',

@@ -71,6 +71,7 @@ export class SimDriver implements ComputeDriver {
         dataDiskGb: spec.dataDiskGb,
         readyAt: this.later(this.options.seconds.create),
         sshPort: randomInt(20_000, 60_000),
+        authorizedKeys: [...spec.authorizedKeys],
         updatedAt: this.options.now(),
       })
       .onConflictDoNothing();

@@ -124,6 +124,16 @@ export const instances = pgTable(
     /** The PLACED NEW_PURCHASE order of a pay-as-you-go instance: metered charges accrue on it. */
     usageOrderId: bigint('usage_order_id', { mode: 'number' }),
     poweredOffAt: at('powered_off_at'),
+    /** A day / week / month package: when the prepaid time ends (null for pay-as-you-go). */
+    expiresAt: at('expires_at'),
+    /** Renew the package at expiry from the balance (else power off and fall back to pay-as-you-go). */
+    autoRenew: boolean('auto_renew').notNull().default(false),
+    /** Cash paid (vouchers excluded) for the package since it began: what switching to pay-as-you-go refunds from. */
+    packagePaidFen: bigint('package_paid_fen', { mode: 'number' }).notNull().default(0),
+    /** When the current package began (its used hours count from here). */
+    packageStartedAt: at('package_started_at'),
+    /** A power-off the user scheduled (`POST /rental/power_off {at}`); cleared when it fires or is cancelled. */
+    scheduledPowerOffAt: at('scheduled_power_off_at'),
     releasedAt: at('released_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -136,6 +146,8 @@ export const instances = pgTable(
     index('instances_operation_idx').on(t.operationStartedAt).where(sql`${t.operation} is not null`),
     index('instances_metered_idx').on(t.walletId).where(sql`${t.runStartedAt} is not null`),
     index('instances_powered_off_idx').on(t.poweredOffAt).where(sql`${t.status} = 'PoweredOff' and ${t.releasedAt} is null`),
+    index('instances_expiry_idx').on(t.expiresAt).where(sql`${t.expiresAt} is not null and ${t.releasedAt} is null`),
+    index('instances_scheduled_off_idx').on(t.scheduledPowerOffAt).where(sql`${t.scheduledPowerOffAt} is not null`),
     check('instances_gpu', sql`${t.gpuNum} >= 1 and ${t.gpuHeld} >= 0 and ${t.gpuHeld} <= ${t.gpuNum}`),
     check('instances_run', sql`${t.runChargedFen} >= 0 and ${t.runRateFen} >= 0`),
   ],
@@ -175,6 +187,8 @@ export const simMachines = pgTable('sim_machines', {
   readyAt: at('ready_at').notNull(),
   runningSince: at('running_since'),
   sshPort: integer('ssh_port').notNull(),
+  /** The OpenSSH public keys written to the machine's authorized_keys when it was created. */
+  authorizedKeys: text('authorized_keys').array().notNull().default(sql`'{}'::text[]`),
   updatedAt: updatedAt(),
 });
 
@@ -215,5 +229,62 @@ export const notifications = pgTable(
     index('notifications_owner_idx').on(t.ownerId, t.createdAt),
     index('notifications_unread_idx').on(t.ownerId, t.creatorId).where(sql`${t.readAt} is null`),
     index('notifications_sms_pending_idx').on(t.createdAt).where(sql`${t.smsStatus} = 'pending'`),
+  ],
+);
+
+/** An SSH public key a user keeps: every instance they create afterwards gets it in authorized_keys. */
+export const sshKeys = pgTable(
+  'ssh_keys',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    creatorId: bigint('creator_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    name: varchar('name', { length: 64 }).notNull(),
+    /** `type base64 [comment]`, normalised to one line. */
+    publicKey: text('public_key').notNull(),
+    /** `SHA256:…` as `ssh-keygen -l` prints it. */
+    fingerprint: varchar('fingerprint', { length: 64 }).notNull(),
+    keyType: varchar('key_type', { length: 32 }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('ssh_keys_creator_name_key').on(t.creatorId, t.name),
+    uniqueIndex('ssh_keys_creator_fingerprint_key').on(t.creatorId, t.fingerprint),
+  ],
+);
+
+/** A stock alert: tell the user once when `gpuNum` GPUs of a model are free on one host of a zone. */
+export const stockSubscriptions = pgTable(
+  'stock_subscriptions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    creatorId: bigint('creator_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    zoneId: varchar('zone_id', { length: 32 })
+      .notNull()
+      .references(() => zones.id),
+    gpuModelId: varchar('gpu_model_id', { length: 32 })
+      .notNull()
+      .references(() => gpuModels.id),
+    gpuNum: integer('gpu_num').notNull(),
+    createdAt: createdAt(),
+    /** When the alert fired (it fires once); null while waiting. */
+    notifiedAt: at('notified_at'),
+  },
+  (t) => [
+    uniqueIndex('stock_subscriptions_waiting_key')
+      .on(t.creatorId, t.zoneId, t.gpuModelId, t.gpuNum)
+      .where(sql`${t.notifiedAt} is null`),
+    index('stock_subscriptions_waiting_idx').on(t.zoneId, t.gpuModelId).where(sql`${t.notifiedAt} is null`),
+    index('stock_subscriptions_owner_idx').on(t.ownerId, t.createdAt),
+    check('stock_subscriptions_gpu', sql`${t.gpuNum} >= 1`),
   ],
 );

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, isNull, lte, or, sql } from 'drizzle-orm';
 import type { OrderBillingTypeValue, OrderTypeValue } from '@slg/shared';
-import type { Transaction } from '../../db/client.js';
+import type { Executor, Transaction } from '../../db/client.js';
 import { orders, vouchers, type OrderItem } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -116,6 +116,15 @@ export class OrderService {
       )
       .orderBy(desc(vouchers.amountFen), asc(vouchers.validTo));
     return rows.filter((voucher) => voucherApplies(voucher, order, now));
+  }
+
+  /** What a voucher would take off an order not opened yet (refused as `pay` would refuse it). */
+  async previewVoucher(executor: Executor, order: Pick<Order, 'type' | 'ownerId'> & { amountFen: number }, voucherId: number): Promise<number> {
+    const [voucher] = await executor.select().from(vouchers).where(eq(vouchers.id, voucherId));
+    if (!voucher || !voucherApplies(voucher, { type: order.type, ownerId: order.ownerId, originalAmountFen: order.amountFen }, this.now())) {
+      throw new AppError('VOUCHER_UNAVAILABLE');
+    }
+    return voucherDiscount(voucher, order.amountFen);
   }
 
   /**

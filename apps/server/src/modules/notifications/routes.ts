@@ -10,7 +10,7 @@ const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 429
 
 const notificationSchema = z.object({
   id: z.number().int(),
-  kind: z.string().describe('ARREARS_POWER_OFF 欠费关机、RELEASE_REMINDER 即将释放、AUTO_RELEASED 已自动释放'),
+  kind: z.string().describe('ARREARS_POWER_OFF 欠费关机、RELEASE_REMINDER 即将释放、AUTO_RELEASED 已自动释放、STOCK_AVAILABLE 到货提醒'),
   title: z.string(),
   body: z.string(),
   instanceId: z.string().nullable().describe('相关实例ID'),

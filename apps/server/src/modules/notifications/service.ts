@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { AUTO_RELEASE_DAYS, formatFen, type Page } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
-import { instances, notifications, users, wallets } from '../../db/schema/index.js';
+import { gpuModels, instances, notifications, stockSubscriptions, users, wallets, zones } from '../../db/schema/index.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
 import { SmsSendError } from '../../providers/sms/provider.js';
 import type { SmsNotice, SmsNoticeKind } from '../../providers/sms/notices.js';
@@ -14,6 +14,9 @@ export const NOTIFICATION_KINDS = {
   ARREARS_POWER_OFF: { sms: 'arrears' },
   RELEASE_REMINDER: { sms: 'release_reminder' },
   AUTO_RELEASED: { sms: null },
+  PACKAGE_RENEWED: { sms: null },
+  PACKAGE_EXPIRED: { sms: null },
+  STOCK_AVAILABLE: { sms: 'stock_alert' },
 } as const satisfies Record<string, { sms: SmsNoticeKind | null }>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
 
@@ -47,6 +50,22 @@ export interface NotificationView {
 export function instancesForSms(instanceIds: readonly string[]): string {
   const [first = ''] = instanceIds;
   return instanceIds.length > 1 ? `${first}等${instanceIds.length}台` : first;
+}
+
+/** The dedupe key of a stock alert's notification: a subscription fires once. */
+export function stockAlertDedupeKey(subscriptionId: number): string {
+  return `stock-alert:${subscriptionId}`;
+}
+
+function subscriptionIdOf(dedupeKey: string): number | null {
+  const match = /^stock-alert:(\d+)$/.exec(dedupeKey);
+  return match ? Number(match[1]) : null;
+}
+
+/** A text cut to the gateways' 20-character variable limit (an ellipsis marks the cut). */
+export function fitSmsVariable(text: string, max = 20): string {
+  const characters = [...text];
+  return characters.length <= max ? text : `${characters.slice(0, max - 1).join('')}…`;
 }
 
 /** 2026-06-16 10:00 in China time. */
@@ -124,6 +143,7 @@ export class NotificationService {
         balanceFen: wallets.balanceFen,
         instanceId: instances.instanceId,
         poweredOffAt: instances.poweredOffAt,
+        dedupeKey: notifications.dedupeKey,
       })
       .from(notifications)
       .innerJoin(owner, eq(owner.id, notifications.ownerId))
@@ -149,6 +169,7 @@ export class NotificationService {
       groups.set(key, [...(groups.get(key) ?? []), row]);
     }
     if (noPhone.length > 0) await this.setStatus(noPhone, 'skipped');
+    const stockAlerts = await this.stockAlertsOf(rows);
 
     let sent = 0;
     let failed = 0;
@@ -157,7 +178,7 @@ export class NotificationService {
       if (!first?.telephone) continue;
       const ids = group.map((row) => Number(row.id));
       const instanceIds = group.flatMap((row) => (row.instanceId ? [row.instanceId] : []));
-      const notice = this.noticeOf(first.kind as NotificationKind, first.telephone, instanceIds, group);
+      const notice = this.noticeOf(first.kind as NotificationKind, first.telephone, instanceIds, group, stockAlerts);
       try {
         if (!notice) throw new SmsSendError(`通知类型 ${first.kind} 没有短信模板`);
         await this.deps.sms.sendNotice(notice, this.db);
@@ -177,7 +198,8 @@ export class NotificationService {
     kind: NotificationKind,
     telephone: string,
     instanceIds: string[],
-    group: { balanceFen: number | null; poweredOffAt: Date | null }[],
+    group: { balanceFen: number | null; poweredOffAt: Date | null; dedupeKey: string }[],
+    stockAlerts: ReadonlyMap<number, { zone: string; gpuModel: string; gpuNum: number }>,
   ): SmsNotice | null {
     const instancesText = instancesForSms(instanceIds);
     if (kind === 'ARREARS_POWER_OFF') {
@@ -188,7 +210,41 @@ export class NotificationService {
       const releaseAt = Number.isFinite(earliest) ? chinaDateTime(new Date(earliest + AUTO_RELEASE_DAYS * 86_400_000)) : '近日';
       return { telephone, kind: 'release_reminder', params: { instances: instancesText, releaseAt } };
     }
+    if (kind === 'STOCK_AVAILABLE') {
+      const alerts = group.flatMap((row) => {
+        const alert = stockAlerts.get(subscriptionIdOf(row.dedupeKey) ?? 0);
+        return alert ? [alert] : [];
+      });
+      const [first] = alerts;
+      if (!first) return null;
+      // Several alerts of one person in one batch make one text: the first, and how many in all.
+      const more = alerts.length > 1 ? `等${alerts.length}项` : '';
+      const count = ` ${first.gpuNum}卡${more}`;
+      return {
+        telephone,
+        kind: 'stock_alert',
+        params: { zone: fitSmsVariable(first.zone), gpu: `${fitSmsVariable(first.gpuModel, 20 - count.length)}${count}` },
+      };
+    }
     return null;
+  }
+
+  /** The zone, GPU model and count of the stock alerts among the rows (one query for the batch). */
+  private async stockAlertsOf(
+    rows: readonly { kind: string; dedupeKey: string }[],
+  ): Promise<Map<number, { zone: string; gpuModel: string; gpuNum: number }>> {
+    const ids = rows.flatMap((row) => {
+      const id = row.kind === 'STOCK_AVAILABLE' ? subscriptionIdOf(row.dedupeKey) : null;
+      return id === null ? [] : [id];
+    });
+    if (ids.length === 0) return new Map();
+    const found = await this.db
+      .select({ id: stockSubscriptions.id, zone: zones.name, gpuModel: gpuModels.name, gpuNum: stockSubscriptions.gpuNum })
+      .from(stockSubscriptions)
+      .innerJoin(zones, eq(zones.id, stockSubscriptions.zoneId))
+      .innerJoin(gpuModels, eq(gpuModels.id, stockSubscriptions.gpuModelId))
+      .where(inArray(stockSubscriptions.id, ids));
+    return new Map(found.map(({ id, ...alert }) => [id, alert]));
   }
 
   private async setStatus(ids: number[], status: 'sent' | 'failed' | 'skipped'): Promise<void> {

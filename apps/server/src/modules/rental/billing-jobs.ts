@@ -130,6 +130,38 @@ export class InstanceBillingJobs {
   }
 
   /**
+   * Scheduled power-offs whose time has come: a running instance is stopped through the same path as
+   * a power-off (event SCHEDULED_POWER_OFF); one that is no longer running just loses the schedule; one
+   * with an operation in flight waits for the next pass. Each instance is taken `SKIP LOCKED`, so two
+   * processes never stop one twice.
+   */
+  async powerOffScheduled(): Promise<number> {
+    const now = this.deps.now();
+    const stopped = await this.db.transaction(async (tx) => {
+      const due = await tx
+        .select()
+        .from(instances)
+        .where(and(isNotNull(instances.scheduledPowerOffAt), lte(instances.scheduledPowerOffAt, now), isNull(instances.operation)))
+        .orderBy(asc(instances.scheduledPowerOffAt))
+        .limit(500)
+        .for('update', { skipLocked: true });
+      let count = 0;
+      for (const instance of due) {
+        if (!instance.releasedAt && (RUNNING_STATUSES as readonly string[]).includes(instance.status)) {
+          const detail = `定时关机（${chinaDateTime(instance.scheduledPowerOffAt ?? now)}）`;
+          await this.rental.stopInTransaction(tx, instance, { type: 'SCHEDULED_POWER_OFF', detail, actorId: null, reason: null });
+          count += 1;
+        } else {
+          await tx.update(instances).set({ scheduledPowerOffAt: null, updatedAt: now }).where(eq(instances.id, instance.id));
+        }
+      }
+      return count;
+    });
+    if (stopped > 0) this.deps.compute.wake();
+    return stopped;
+  }
+
+  /**
    * Pay-as-you-go instances powered off AUTO_RELEASE_DAYS in a row are released (the reconciler deletes
    * the machine and its disks); RELEASE_WARNING_DAYS before, the user is reminded — once per reminder
    * and power-off (dedupe key), and only the nearest one when the job was down through an earlier one.

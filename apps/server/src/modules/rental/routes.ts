@@ -15,6 +15,7 @@ import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelop
 import { text } from '../../http/fields.js';
 import { once } from '../../http/idempotency.js';
 import { pageQuery, pageSchema } from '../../http/pagination.js';
+import { MAX_RENEW_BATCH, PackageService } from './packages.js';
 import { RentalService } from './service.js';
 import { instanceViewSchema } from './views.js';
 
@@ -32,6 +33,12 @@ export const chargingRuleField = z
   .int('计费方式不正确');
 const imageIdField = text('镜像').min(1, '请选择镜像').max(96, '镜像ID过长');
 const nameField = text('实例名称').trim().regex(INSTANCE_NAME_PATTERN, INSTANCE_NAME_MESSAGE);
+const rentAmountField = z
+  .number({ error: '时长必须是整数' })
+  .int('时长必须是整数')
+  .min(1, '时长至少为1')
+  .optional()
+  .describe('包日、包周、包月的时长（天、周、月的个数）；按量计费不需要');
 const modeField = z.enum(GPU_MODES, { error: '开机方式必须是 gpu（有卡）或 nogpu（无卡模式）' }).default('gpu');
 const statusFilter = z.enum(INSTANCE_STATUSES.map((item) => item.value) as [string, ...string[]], { error: '实例状态不正确' });
 
@@ -42,6 +49,7 @@ const prepayResult = z.object({
   pricePerGpuFen: z.number().int(),
   unit: z.string(),
   balanceRequired: z.number().int(),
+  expiresAt: z.string().nullable().describe('包日、包周、包月：现在创建的到期时间'),
 });
 const created = z.object({ instanceId: z.string(), rentalId: z.number().int(), rentalUid: z.string(), orderId: z.string().describe('订单号') });
 
@@ -55,6 +63,7 @@ const voucherField = z
 
 export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
   const rental = new RentalService(deps);
+  const packages = new PackageService(deps);
   // Before validation, so a caller without the authority learns nothing about the body's rules.
   const containers = { preValidation: requireAuthority('CONTAINER') };
   const tags = ['容器实例'];
@@ -130,7 +139,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
       schema: {
         tags,
         summary: '创建前询价：按量计费返回每小时费用与余额需覆盖的金额',
-        body: z.object({ hostId: hostIdField, gpuNum: gpuNumField, chargingRuleId: chargingRuleField, rentAmount: z.number().int().min(1).optional(), voucherId: voucherField }),
+        body: z.object({ hostId: hostIdField, gpuNum: gpuNumField, chargingRuleId: chargingRuleField, rentAmount: rentAmountField, voucherId: voucherField }),
         response: { 200: envelopeOf(prepayResult), ...errors },
       },
     },
@@ -143,15 +152,16 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
       ...containers,
       schema: {
         tags,
-        summary: '创建容器实例（按量计费：余额需覆盖1小时费用；支持 Idempotency-Key）',
+        summary: '创建容器实例（按量计费：余额需覆盖1小时费用；包日、包周、包月：创建时从余额支付，可用代金券；支持 Idempotency-Key）',
         body: z.object({
           hostId: hostIdField,
           gpuNum: gpuNumField,
           imageId: imageIdField,
           chargingRuleId: chargingRuleField,
-          rentAmount: z.number().int().min(1).optional(),
+          rentAmount: rentAmountField,
           name: nameField.optional(),
           voucherId: voucherField,
+          autoRenew: z.boolean({ error: 'autoRenew 必须是 true 或 false' }).optional().describe('包日、包周、包月到期时从余额自动续费'),
         }),
         response: { 200: envelopeOf(created), ...errors },
       },
@@ -181,9 +191,129 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
     '/rental/power_off',
     {
       ...containers,
-      schema: { tags, summary: '关机（立即停止计费；按量实例的GPU归还主机）', body: z.object({ instanceId: instanceIdField }), response: { 200: envelopeOf(instanceViewSchema), ...errors } },
+      schema: {
+        tags,
+        summary: '关机（立即停止计费；按量实例的GPU归还主机，包年包月实例保留GPU）；带 at 时为定时关机',
+        body: z.object({
+          instanceId: instanceIdField,
+          at: z.iso
+            .datetime({ offset: true, error: '定时关机时间格式不正确，应为 ISO 8601 时间，如 2026-12-01T22:00:00+08:00' })
+            .optional()
+            .describe('定时关机时间（ISO 8601）；不传则立即关机'),
+        }),
+        response: { 200: envelopeOf(instanceViewSchema), ...errors },
+      },
     },
-    async (request) => ok(await rental.powerOff(principalOf(request), request.body)),
+    async (request) => ok(await rental.powerOff(principalOf(request), { instanceId: request.body.instanceId, at: request.body.at ? new Date(request.body.at) : undefined })),
+  );
+
+  app.delete(
+    '/rental/power_off/cancel',
+    {
+      ...containers,
+      schema: { tags, summary: '取消定时关机', querystring: z.object({ instanceId: instanceIdField }), response: { 200: envelopeOf(instanceViewSchema), ...errors } },
+    },
+    async (request) => ok(await rental.cancelScheduledPowerOff(principalOf(request), request.query.instanceId)),
+  );
+
+  const renewBody = z.object({
+    instanceIds: z
+      .array(instanceIdField, { error: '请选择要续费的实例' })
+      .min(1, '请选择要续费的实例')
+      .max(MAX_RENEW_BATCH, `一次最多续费${MAX_RENEW_BATCH}台实例`),
+    rentAmount: z.number({ error: '请选择续费时长' }).int('续费时长必须是整数').min(1, '续费时长至少为1'),
+    voucherId: voucherField,
+  });
+
+  app.post(
+    '/rental/renew/prepay',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '续费询价：每台实例按其包日/包周/包月续 rentAmount 个周期，从当前到期时间顺延',
+        body: renewBody,
+        response: {
+          200: envelopeOf(
+            z.object({
+              amount: z.number().int(),
+              discount: z.number().int(),
+              payable: z.number().int().describe('应付（分）'),
+              items: z.array(z.object({ instanceId: z.string(), name: z.string(), packageName: z.string(), amount: z.number().int(), expiresAt: z.string() })),
+            }),
+          ),
+          ...errors,
+        },
+      },
+    },
+    async (request) => ok(await packages.renewPrepay(principalOf(request), request.body)),
+  );
+
+  app.post(
+    '/rental/renew',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '续费（可批量；每台一笔订单，全部成功或全部不变；支持 Idempotency-Key）',
+        body: renewBody,
+        response: { 200: envelopeOf(z.object({ orderIds: z.array(z.string()).describe('订单号') })), ...errors },
+      },
+    },
+    async (request, reply) => once(deps, request, reply, async (tx) => ok(await packages.renew(tx, principalOf(request), request.body))),
+  );
+
+  app.put(
+    '/rental/auto_renew',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '开启或关闭自动续费（包日、包周、包月实例）',
+        body: z.object({ instanceId: instanceIdField, autoRenew: z.boolean({ error: 'autoRenew 必须是 true 或 false' }) }),
+        response: { 200: emptyEnvelope, ...errors },
+      },
+    },
+    async (request) => {
+      await packages.setAutoRenew(principalOf(request), request.body);
+      return ok(null);
+    },
+  );
+
+  app.put(
+    '/rental/update_charging_rule',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '变更计费方式：包年包月转按量（退回未使用部分，见 /order/preview/refund）或按量转包日/包周/包月（从余额支付）；支持 Idempotency-Key',
+        querystring: z.object({
+          instanceId: instanceIdField,
+          chargingRuleId: z.coerce.number({ error: '计费方式不正确' }).int('计费方式不正确'),
+          rentAmount: z.coerce.number({ error: '时长必须是整数' }).int('时长必须是整数').min(1, '时长至少为1').optional(),
+        }),
+        response: { 200: envelopeOf(z.object({ orderId: z.string(), refund: z.number().int().describe('退回余额（分）'), payable: z.number().int().describe('已支付（分）') })), ...errors },
+      },
+    },
+    async (request, reply) => {
+      const result = await once(deps, request, reply, async (tx) => ok(await packages.updateChargingRule(tx, principalOf(request), request.query)));
+      deps.compute.wake();
+      return result;
+    },
+  );
+
+  app.get(
+    '/order/preview/refund',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '包年包月转按量的退款预览：已付 − 按量单价 × 已用小时（不足1小时按1小时），不为负，不含代金券部分',
+        querystring: z.object({ rentalUid: z.uuid({ error: '租用记录UID格式不正确' }) }),
+        response: { 200: envelopeOf(z.object({ paid: z.number().int(), used: z.number().int(), refund: z.number().int() })), ...errors },
+      },
+    },
+    async (request) => ok(await packages.refundPreview(principalOf(request), request.query.rentalUid)),
   );
 
   app.post(

@@ -8,7 +8,14 @@ import {
   formatYuan,
   USAGE_CHARGING_RULE_ID,
   imageRunsOnHost,
+  isPackageCount,
+  packageEnd,
+  packageKeyOfRule,
+  PACKAGE_LABELS,
+  PACKAGE_UNIT_LABELS,
+  TIME_PACKAGE_COUNTS,
   type GpuMode,
+  type PackageKey,
   type Page,
 } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
@@ -20,16 +27,19 @@ import { AppError } from '../../http/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
 import { randomPassword } from '../../lib/crypto.js';
 import { openRootPassword, sealRootPassword } from './password.js';
+import { chinaDateTime } from '../notifications/service.js';
 import { DriverError } from '../../compute/driver.js';
 import { assertAllowed, RUNNING_STATUSES, type UserAction } from '../../compute/state-machine.js';
 import type { Principal } from '../auth/principal.js';
 import { payingWalletOf } from '../billing/ledger.js';
-import { OrderService } from '../billing/orders.js';
+import { OrderService, type Order, type VoucherChoice } from '../billing/orders.js';
 import { settleRun, type InstanceRow } from './metering.js';
-import { hourlyRateFen, pricePerGpuFen } from './pricing.js';
+import { hourlyRateFen, pricePerGpuFen, type PriceSource } from './pricing.js';
 import { priceSourceOf, toInstanceView, type InstanceView } from './views.js';
 
 const AUTO_RELEASE_MS = AUTO_RELEASE_DAYS * 86_400_000;
+const MAX_SCHEDULE_AHEAD_DAYS = 30;
+const MAX_SCHEDULE_AHEAD_MS = MAX_SCHEDULE_AHEAD_DAYS * 86_400_000;
 const INSTANCE_ID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 
 export interface CreateInstanceInput {
@@ -37,15 +47,47 @@ export interface CreateInstanceInput {
   gpuNum: number;
   imageId: string;
   chargingRuleId: number;
+  rentAmount?: number | undefined;
   name?: string | undefined;
   voucherId?: number | null | undefined;
+  autoRenew?: boolean | undefined;
 }
 
 export interface PrepayInput {
   hostId: string;
   gpuNum: number;
   chargingRuleId: number;
+  rentAmount?: number | undefined;
   voucherId?: number | null | undefined;
+}
+
+/** How an instance is paid for: metered per second, or `count` periods of a day / week / month package. */
+export type Charging = { kind: 'usage' } | { kind: 'package'; key: PackageKey; count: number };
+
+const COUNT_TEXT: Record<PackageKey, string> = {
+  day: `包日可选 ${TIME_PACKAGE_COUNTS.day.join('、')} 天`,
+  week: `包周可选 ${TIME_PACKAGE_COUNTS.week.join('、')} 周`,
+  month: `包月可选 ${TIME_PACKAGE_COUNTS.month.join('、')} 个月`,
+};
+
+/** Reads a charging rule and its rent amount; refuses unknown rules, counts a package does not sell, and vouchers on usage. */
+export function chargingOf(chargingRuleId: number, rentAmount: number | undefined, voucherId?: number | null): Charging {
+  if (chargingRuleId === USAGE_CHARGING_RULE_ID) {
+    // Vouchers pay prepaid orders; a metered run has nothing upfront for one to pay.
+    if (voucherId !== undefined && voucherId !== null) throw new AppError('VALIDATION', '按量计费不能使用代金券，代金券可用于包日、包周、包月');
+    return { kind: 'usage' };
+  }
+  const key = packageKeyOfRule(chargingRuleId);
+  if (!key || !CHARGING_RULES.some((rule) => rule.id === chargingRuleId)) throw new AppError('VALIDATION', '计费方式不正确');
+  if (rentAmount === undefined) throw new AppError('VALIDATION', `请选择${PACKAGE_LABELS[key]}时长：${COUNT_TEXT[key]}`);
+  if (!isPackageCount(key, rentAmount)) throw new AppError('VALIDATION', `${PACKAGE_LABELS[key]}时长不正确：${COUNT_TEXT[key]}`);
+  return { kind: 'package', key, count: rentAmount };
+}
+
+/** What `count` periods of a package cost for `gpuNum` GPUs: per period, and in all. */
+export function packagePrice(source: PriceSource, chargingRuleId: number, gpuNum: number, count: number): { perPeriodFen: number; totalFen: number } {
+  const perPeriodFen = pricePerGpuFen(source, chargingRuleId) * gpuNum;
+  return { perPeriodFen, totalFen: perPeriodFen * count };
 }
 
 export interface InstanceListQuery extends PageQuery {
@@ -54,7 +96,7 @@ export interface InstanceListQuery extends PageQuery {
 }
 
 /** A host with what pricing and views need from its zone and GPU model. */
-interface HostWithModel {
+export interface HostWithModel {
   host: typeof hosts.$inferSelect;
   zoneName: string;
   zoneEnabled: boolean;
@@ -162,7 +204,7 @@ export class RentalService {
 
   // ---- prices -------------------------------------------------------------------------------------
 
-  private async hostWithModel(executor: Executor, hostId: string): Promise<HostWithModel> {
+  async hostWithModel(executor: Executor, hostId: string): Promise<HostWithModel> {
     const [row] = await executor
       .select({
         host: hosts,
@@ -179,27 +221,34 @@ export class RentalService {
     return row;
   }
 
-  private assertUsageRule(chargingRuleId: number, voucherId: number | null | undefined): void {
-    if (!CHARGING_RULES.some((rule) => rule.id === chargingRuleId)) throw new AppError('VALIDATION', '计费方式不正确');
-    if (chargingRuleId !== USAGE_CHARGING_RULE_ID) throw new AppError('VALIDATION', '包日、包周、包月暂未开放，请选择按量计费');
-    // Vouchers pay prepaid orders; a metered run has nothing upfront for one to pay.
-    if (voucherId !== undefined && voucherId !== null) throw new AppError('VALIDATION', '按量计费不能使用代金券，代金券可用于包日、包周、包月');
-  }
-
   private assertGpuNum(host: typeof hosts.$inferSelect, gpuNum: number): void {
     if (gpuNum > host.gpuTotal) throw new AppError('VALIDATION', `该主机最多 ${host.gpuTotal} 卡`);
   }
 
   /**
-   * What creating would charge: for pay-as-you-go the hourly rate, which the balance must cover for
-   * BALANCE_COVER_HOURS (nothing is taken upfront; the run is metered per second).
+   * What creating would charge. Pay-as-you-go: the hourly rate, which the balance must cover for
+   * BALANCE_COVER_HOURS (nothing is taken upfront; the run is metered per second). A package: its
+   * price, what the chosen voucher takes off, what the balance pays, and when it would end.
    */
   async prepay(principal: Principal, input: PrepayInput) {
-    ownershipFor(principal, 'CONTAINER');
-    this.assertUsageRule(input.chargingRuleId, input.voucherId);
+    const owner = ownershipFor(principal, 'CONTAINER');
+    const charging = chargingOf(input.chargingRuleId, input.rentAmount, input.voucherId);
     const found = await this.hostWithModel(this.db, input.hostId);
     this.assertGpuNum(found.host, input.gpuNum);
     const source = priceSourceOf(found.host, found.modelPricePerHourFen);
+    if (charging.kind === 'package') {
+      const { totalFen } = packagePrice(source, input.chargingRuleId, input.gpuNum, charging.count);
+      const discount = input.voucherId ? await this.orders.previewVoucher(this.db, { ownerId: owner.ownerId, type: 'NEW_PURCHASE', amountFen: totalFen }, input.voucherId) : 0;
+      return {
+        amount: totalFen,
+        discount,
+        payable: totalFen - discount,
+        pricePerGpuFen: pricePerGpuFen(source, input.chargingRuleId),
+        unit: PACKAGE_UNIT_LABELS[charging.key],
+        balanceRequired: totalFen - discount,
+        expiresAt: packageEnd(this.deps.now(), charging.key, charging.count).toISOString(),
+      };
+    }
     const hourly = hourlyRateFen(source, input.gpuNum, 'gpu', this.deps.config.compute.noGpuPriceFen);
     return {
       amount: hourly,
@@ -208,7 +257,22 @@ export class RentalService {
       pricePerGpuFen: pricePerGpuFen(source, input.chargingRuleId),
       unit: '时',
       balanceRequired: hourly * BALANCE_COVER_HOURS,
+      expiresAt: null,
     };
+  }
+
+  /**
+   * Pays a prepaid order from the wallet (and the voucher, if one is chosen) in the caller's
+   * transaction; a short balance is refused with what is needed and what there is.
+   */
+  async payPrepaid(tx: Transaction, order: Order, voucher: VoucherChoice): Promise<Order> {
+    try {
+      return await this.orders.pay(tx, order.id, voucher);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.codeName !== 'INSUFFICIENT_BALANCE') throw error;
+      const [wallet] = await tx.select({ balance: wallets.balanceFen }).from(wallets).where(eq(wallets.accountId, order.walletId));
+      throw new AppError('INSUFFICIENT_BALANCE', `账户余额不足：需支付${formatYuan(order.originalAmountFen)}（代金券抵扣后以实付为准），当前余额${formatYuan(wallet?.balance ?? 0)}，请先充值`);
+    }
   }
 
   // ---- creating -----------------------------------------------------------------------------------
@@ -226,7 +290,7 @@ export class RentalService {
   }
 
   /** Takes GPUs (and disk) from a host by one conditional update; refuses with what is free. */
-  private async takeGpus(tx: Transaction, host: typeof hosts.$inferSelect, gpuNum: number, diskGb: number): Promise<void> {
+  async takeGpus(tx: Transaction, host: typeof hosts.$inferSelect, gpuNum: number, diskGb: number): Promise<void> {
     const taken = await tx
       .update(hosts)
       .set({
@@ -265,7 +329,7 @@ export class RentalService {
    */
   async create(tx: Transaction, principal: Principal, input: CreateInstanceInput) {
     const owner = ownershipFor(principal, 'CONTAINER');
-    this.assertUsageRule(input.chargingRuleId, input.voucherId);
+    const charging = chargingOf(input.chargingRuleId, input.rentAmount, input.voucherId);
     const found = await this.hostWithModel(tx, input.hostId);
     this.assertGpuNum(found.host, input.gpuNum);
     const [image] = await tx.select().from(publicImages).where(and(eq(publicImages.id, input.imageId), eq(publicImages.enabled, true)));
@@ -278,8 +342,9 @@ export class RentalService {
     const source = priceSourceOf(found.host, found.modelPricePerHourFen);
     const hourly = hourlyRateFen(source, input.gpuNum, 'gpu', this.deps.config.compute.noGpuPriceFen);
     const walletId = await payingWalletOf(tx, principal);
-    await this.assertBalanceCovers(tx, walletId, hourly, '创建按量计费实例');
+    if (charging.kind === 'usage') await this.assertBalanceCovers(tx, walletId, hourly, '创建按量计费实例');
     await this.takeGpus(tx, found.host, input.gpuNum, FREE_DATA_DISK_GB);
+    const expiresAt = charging.kind === 'package' ? packageEnd(now, charging.key, charging.count) : null;
 
     const password = randomPassword();
     const uid = randomUUID();
@@ -303,9 +368,33 @@ export class RentalService {
       operationMode: 'gpu',
       operationStartedAt: now,
       rootPasswordEnc: sealRootPassword(this.deps.config.jwtSecret, password),
+      expiresAt,
+      autoRenew: charging.kind === 'package' && input.autoRenew === true,
+      packageStartedAt: expiresAt ? now : null,
       createdAt: now,
       updatedAt: now,
     });
+    const spec = `${found.zoneName} · ${found.host.name} · ${image.name}`;
+    if (charging.kind === 'package') {
+      const price = packagePrice(source, input.chargingRuleId, input.gpuNum, charging.count);
+      const opened = await this.orders.open(tx, {
+        ownerId: owner.ownerId,
+        creatorId: owner.creatorId,
+        walletId,
+        type: 'NEW_PURCHASE',
+        billingType: 'BUYOUT',
+        title: `新购实例 ${instance.name}（${PACKAGE_LABELS[charging.key]} ${charging.count}${PACKAGE_UNIT_LABELS[charging.key]}）`,
+        items: [
+          { name: `${found.gpuModelName} × ${input.gpuNum}`, spec, quantity: charging.count, unit: PACKAGE_UNIT_LABELS[charging.key], unitPriceFen: price.perPeriodFen, amountFen: price.totalFen },
+        ],
+        resourceType: 'INSTANCE',
+        resourceId: uid,
+      });
+      const paid = await this.payPrepaid(tx, opened, input.voucherId ? { mode: 'use', voucherId: input.voucherId } : { mode: 'none' });
+      await tx.update(instances).set({ packagePaidFen: paid.paidFen }).where(eq(instances.id, instance.id));
+      await this.recordEvent(tx, instance.id, 'CREATE', null, 'CreationStarted', `创建实例：${found.gpuModelName} × ${input.gpuNum}，${image.name}，${PACKAGE_LABELS[charging.key]} ${charging.count}${PACKAGE_UNIT_LABELS[charging.key]}`, principal.userId);
+      return { instanceId: instance.instanceId, rentalId: instance.id, rentalUid: uid, orderId: paid.orderNo };
+    }
     const order = await this.orders.open(tx, {
       ownerId: owner.ownerId,
       creatorId: owner.creatorId,
@@ -316,7 +405,7 @@ export class RentalService {
       items: [
         {
           name: `${found.gpuModelName} × ${input.gpuNum}`,
-          spec: `${found.zoneName} · ${found.host.name} · ${image.name}`,
+          spec,
           quantity: 1,
           unit: '时',
           unitPriceFen: hourly,
@@ -363,7 +452,7 @@ export class RentalService {
   // ---- operations ---------------------------------------------------------------------------------
 
   /** The caller's instance, locked for the rest of the transaction (404 for anyone else's). */
-  private async lockOwned(tx: Transaction, principal: Principal, instanceId: string, action: UserAction): Promise<InstanceRow> {
+  async lockOwned(tx: Transaction, principal: Principal, instanceId: string, action: UserAction): Promise<InstanceRow> {
     const [instance] = await tx
       .select()
       .from(instances)
@@ -384,9 +473,12 @@ export class RentalService {
       const found = await this.hostWithModel(tx, instance.hostId).catch(() => {
         throw new AppError('STATE_CONFLICT', '实例所在主机已下架，无法开机');
       });
+      const prepaid = instance.chargingRuleId !== USAGE_CHARGING_RULE_ID;
+      // A package's GPUs stay reserved while it is off, and its time is paid: no-GPU mode saves nothing.
+      if (prepaid && input.mode === 'nogpu') throw new AppError('VALIDATION', '包年包月实例开机使用已预留的GPU，不提供无卡模式');
       const source = priceSourceOf(found.host, found.modelPricePerHourFen);
       const rate = hourlyRateFen(source, instance.gpuNum, input.mode, this.deps.config.compute.noGpuPriceFen);
-      await this.assertBalanceCovers(tx, instance.walletId, rate, input.mode === 'nogpu' ? '无卡模式开机' : '开机');
+      if (!prepaid) await this.assertBalanceCovers(tx, instance.walletId, rate, input.mode === 'nogpu' ? '无卡模式开机' : '开机');
       const missing = input.mode === 'gpu' ? instance.gpuNum - instance.gpuHeld : 0;
       if (missing > 0) {
         try {
@@ -418,13 +510,36 @@ export class RentalService {
     return this.get(principal, input.instanceId);
   }
 
-  async powerOff(principal: Principal, input: { instanceId: string }): Promise<InstanceView> {
+  /** Powers off now, or at `at` (a scheduled power-off the instance shows until it fires or is cancelled). */
+  async powerOff(principal: Principal, input: { instanceId: string; at?: Date | undefined }): Promise<InstanceView> {
+    const { at } = input;
+    if (at) {
+      const now = this.deps.now();
+      if (at.getTime() <= now.getTime() + 60_000) throw new AppError('VALIDATION', '定时关机时间须晚于当前时间至少1分钟');
+      if (at.getTime() > now.getTime() + MAX_SCHEDULE_AHEAD_MS) throw new AppError('VALIDATION', `定时关机时间不能晚于${MAX_SCHEDULE_AHEAD_DAYS}天后`);
+      await this.db.transaction(async (tx) => {
+        const instance = await this.lockOwned(tx, principal, input.instanceId, 'schedule_power_off');
+        await tx.update(instances).set({ scheduledPowerOffAt: at, updatedAt: now }).where(eq(instances.id, instance.id));
+        await this.recordEvent(tx, instance.id, 'SCHEDULED_POWER_OFF', instance.status, instance.status, `设置定时关机：${chinaDateTime(at)}`, principal.userId);
+      });
+      return this.get(principal, input.instanceId);
+    }
     await this.db.transaction(async (tx) => {
       const instance = await this.lockOwned(tx, principal, input.instanceId, 'power_off');
       await this.stopInTransaction(tx, instance, { type: 'POWER_OFF', detail: '关机', actorId: principal.userId, reason: null });
     });
     this.deps.compute.wake();
     return this.get(principal, input.instanceId);
+  }
+
+  async cancelScheduledPowerOff(principal: Principal, instanceId: string): Promise<InstanceView> {
+    await this.db.transaction(async (tx) => {
+      const instance = await this.lockOwned(tx, principal, instanceId, 'cancel_power_off');
+      if (!instance.scheduledPowerOffAt) throw new AppError('STATE_CONFLICT', '该实例没有定时关机');
+      await tx.update(instances).set({ scheduledPowerOffAt: null, updatedAt: this.deps.now() }).where(eq(instances.id, instance.id));
+      await this.recordEvent(tx, instance.id, 'SCHEDULED_POWER_OFF', instance.status, instance.status, `取消定时关机（原定${chinaDateTime(instance.scheduledPowerOffAt)}）`, principal.userId);
+    });
+    return this.get(principal, instanceId);
   }
 
   /**
@@ -448,6 +563,7 @@ export class RentalService {
         operationAttempts: 0,
         operationLeaseUntil: null,
         statusReason: cause.reason,
+        scheduledPowerOffAt: null,
         updatedAt: now,
       })
       .where(eq(instances.id, instance.id));
@@ -460,6 +576,9 @@ export class RentalService {
       const instance = await this.lockOwned(tx, principal, input.instanceId, 'release');
       if (input.rentalId !== undefined && input.rentalId !== instance.id) throw new AppError('NOT_FOUND', '实例不存在');
       const now = this.deps.now();
+      if (instance.expiresAt && instance.expiresAt.getTime() > now.getTime()) {
+        throw new AppError('STATE_CONFLICT', `包年包月实例在到期（${chinaDateTime(instance.expiresAt)}）前不能释放：请先转为按量计费（未使用部分退回余额），再释放`);
+      }
       await tx
         .update(instances)
         .set({

@@ -39,6 +39,9 @@ export const instanceViewSchema = z.object({
   runStartedAt: z.string().nullable().describe('本次计费运行开始时间'),
   poweredOffAt: z.string().nullable(),
   releaseAt: z.string().nullable().describe('持续关机将被自动释放的时间'),
+  expiresAt: z.string().nullable().describe('包日、包周、包月的到期时间；按量计费为 null'),
+  autoRenew: z.boolean().describe('到期时从余额自动续费一个周期'),
+  scheduledPowerOffAt: z.string().nullable().describe('定时关机时间'),
   createdAt: z.string(),
 });
 export type InstanceView = z.infer<typeof instanceViewSchema>;
@@ -101,9 +104,12 @@ export function toInstanceView(source: InstanceViewSource): InstanceView {
     runStartedAt: instance.runStartedAt?.toISOString() ?? null,
     poweredOffAt: instance.poweredOffAt?.toISOString() ?? null,
     releaseAt:
-      instance.status === 'PoweredOff' && instance.poweredOffAt
+      instance.status === 'PoweredOff' && instance.poweredOffAt && !instance.expiresAt
         ? new Date(instance.poweredOffAt.getTime() + source.autoReleaseMs).toISOString()
         : null,
+    expiresAt: instance.expiresAt?.toISOString() ?? null,
+    autoRenew: instance.autoRenew,
+    scheduledPowerOffAt: instance.scheduledPowerOffAt?.toISOString() ?? null,
     createdAt: instance.createdAt.toISOString(),
   };
 }

@@ -4,7 +4,7 @@
  * (`{1}`) in the order of `params` below — and the text here is what that template must say, which the
  * console provider writes to its outbox. Values stay within the gateways' variable limits (≤ 20 characters).
  */
-export const SMS_NOTICE_KINDS = ['arrears', 'release_reminder'] as const;
+export const SMS_NOTICE_KINDS = ['arrears', 'release_reminder', 'stock_alert'] as const;
 export type SmsNoticeKind = (typeof SMS_NOTICE_KINDS)[number];
 
 export interface SmsNoticeParams {
@@ -12,6 +12,8 @@ export interface SmsNoticeParams {
   arrears: { instances: string; balance: string };
   /** Instances powered off long enough to be released soon. */
   release_reminder: { instances: string; releaseAt: string };
+  /** A stock alert fired: the zone, and the GPU model with the count asked for (「RTX 4090 2卡」, 「…等3项」 for several). */
+  stock_alert: { zone: string; gpu: string };
 }
 
 export type SmsNotice = { [K in SmsNoticeKind]: { telephone: string; kind: K; params: SmsNoticeParams[K] } }[SmsNoticeKind];
@@ -32,6 +34,10 @@ export const SMS_NOTICE_TEMPLATES: { [K in SmsNoticeKind]: NoticeTemplate<K> } =
     params: ['instances', 'releaseAt'],
     render: (p) => `您的实例${p.instances}已关机，将于${p.releaseAt}自动释放，系统盘和数据盘数据将被删除。如需保留，请在此之前开机。`,
   },
+  stock_alert: {
+    params: ['zone', 'gpu'],
+    render: (p) => `您订阅的到货提醒：${p.zone} ${p.gpu}现已有空闲，请尽快登录控制台租用，空闲GPU先到先得。`,
+  },
 };
 
 /** The template's variables as a name → value map (Aliyun's TemplateParam). */
@@ -46,6 +52,8 @@ export function noticeParamList(notice: SmsNotice): string[] {
       return SMS_NOTICE_TEMPLATES.arrears.params.map((name) => notice.params[name]);
     case 'release_reminder':
       return SMS_NOTICE_TEMPLATES.release_reminder.params.map((name) => notice.params[name]);
+    case 'stock_alert':
+      return SMS_NOTICE_TEMPLATES.stock_alert.params.map((name) => notice.params[name]);
   }
 }
 
@@ -56,6 +64,8 @@ export function renderNotice(notice: SmsNotice): string {
       return SMS_NOTICE_TEMPLATES.arrears.render(notice.params);
     case 'release_reminder':
       return SMS_NOTICE_TEMPLATES.release_reminder.render(notice.params);
+    case 'stock_alert':
+      return SMS_NOTICE_TEMPLATES.stock_alert.render(notice.params);
   }
 }
 

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import type { MarketHost } from '../../api/compute';
 import { LinkButton } from '../../components/LinkButton';
 import { createInstancePath } from '../ctrl-container-instances/paths';
+import { StockAlertButton } from './StockAlertDialog';
 import { MARKET_TEXTS } from './texts';
 
 const T = MARKET_TEXTS.hosts;
@@ -42,13 +43,20 @@ function FreeGpus({ host }: { host: MarketHost }) {
   );
 }
 
-/** 租用 with the GPUs asked for (at most what is free); off when the host cannot take them. */
+/** 租用 with the GPUs asked for (at most what is free); off when the host cannot take them, with 到货提醒 under it. */
 function RentButton({ host, wantedGpus, block = false }: { host: MarketHost; wantedGpus: number; block?: boolean }) {
   if (host.gpuFree < wantedGpus) {
     return (
-      <Button disabled block={block}>
-        {host.gpuFree === 0 ? T.full : T.notEnough(host.gpuFree)}
-      </Button>
+      <div className={block ? 'slg-stock-alert-full is-block' : 'slg-stock-alert-full'}>
+        <Button disabled block={block}>
+          {host.gpuFree === 0 ? T.full : T.notEnough(host.gpuFree)}
+        </Button>
+        <StockAlertButton
+          block={block}
+          size={block ? 'middle' : 'small'}
+          target={{ zoneId: host.zoneId, zoneName: host.zoneName, gpuModelId: host.gpuModelId, gpuModelName: host.gpuModelName, gpuNum: wantedGpus }}
+        />
+      </div>
     );
   }
   return (

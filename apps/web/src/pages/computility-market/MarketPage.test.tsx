@@ -72,15 +72,15 @@ describe('算力市场', () => {
     await waitFor(() => expect(lastHostsQuery(api.fetchMock)).not.toHaveProperty('gpuNum'));
   }, 15_000);
 
-  it('offers pay-as-you-go and shows the packages disabled with the reason', async () => {
-    mockApi({ 'GET /comppower/overview': () => ok(OVERVIEW), 'GET /comppower': () => page([HOST]) });
+  it('starts with pay-as-you-go and prices the hosts for a package once one is chosen', async () => {
+    const api = mockApi({ 'GET /comppower/overview': () => ok(OVERVIEW), 'GET /comppower': () => page([HOST]) });
     renderPage(<MarketPage />, '/computility-market');
     await screen.findByText('北京A区-4090-01');
     const usage = screen.getByLabelText('按量计费', { selector: 'input' }) as HTMLInputElement;
     expect(usage.checked).toBe(true);
-    expect(usage.disabled).toBe(false);
-    for (const name of ['包日', '包周', '包月']) expect((screen.getByLabelText(name, { selector: 'input' }) as HTMLInputElement).disabled).toBe(true);
-    expect(screen.getByText('包日、包周、包月暂未开放')).toBeTruthy();
+    fireEvent.click(screen.getByLabelText('包月', { selector: 'input' }));
+    await waitFor(() => expect(lastHostsQuery(api.fetchMock).chargingRuleId).toBe('4'));
+    expect(screen.getByText('预付更便宜，关机期间 GPU 仍为你保留；价格为每卡每个周期。')).toBeTruthy();
   });
 
   it('shows free / total GPUs per model and zone from the overview, narrowed by the other choice', async () => {

@@ -1,5 +1,5 @@
 import { CHARGE_UNIT_LABELS, CHARGING_RULES, formatYuan, MAX_GPUS_PER_INSTANCE, USAGE_CHARGING_RULE_ID } from '@slg/shared';
-import { Alert, Button, Card, Radio, Select, Skeleton, Typography } from 'antd';
+import { Alert, Button, Card, Radio, Select, Skeleton, Space, Typography } from 'antd';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { useMarketHostsQuery, useMarketOverviewQuery, type MarketFigures, type MarketOverview, type MarketSort } from '../../api/compute';
@@ -13,6 +13,7 @@ import { withAntd } from '../../theme/AntdScope';
 import { PAGE_SIZE, useListState } from '../ctrl-cost-center/shared/useListState';
 import { COMPUTE_PATHS } from '../ctrl-container-instances/paths';
 import { HostList, MarketEmpty } from './HostList';
+import { MyStockAlertsButton, StockAlertOffer } from './StockAlertList';
 import './market.css';
 import { MARKET_FILTER_KEYS, marketStepOf, parseMarketFilters, type MarketStep } from './marketFilters';
 import { MARKET_TEXTS } from './texts';
@@ -89,11 +90,15 @@ function MarketPage() {
         aria-labelledby="market-method"
         name="market-method"
         optionType="button"
-        value={USAGE_CHARGING_RULE_ID}
-        options={CHARGING_RULES.map((rule) => ({ value: rule.id, label: rule.showName, disabled: rule.id !== USAGE_CHARGING_RULE_ID }))}
+        value={filters.chargingRuleId}
+        onChange={(event) => {
+          const id = Number(event.target.value);
+          list.setFilters({ chargingRuleId: id === USAGE_CHARGING_RULE_ID ? undefined : String(id) });
+        }}
+        options={CHARGING_RULES.map((rule) => ({ value: rule.id, label: rule.showName }))}
       />
       <Typography.Text type="secondary" className="slg-market-note">
-        {T.methodClosed}
+        {filters.chargingRuleId === USAGE_CHARGING_RULE_ID ? T.methodUsage : T.methodPackage}
       </Typography.Text>
     </Step>
   );
@@ -208,6 +213,7 @@ function MarketPage() {
             }
           />
         ) : null}
+        <StockAlertOffer overview={overview.data} zoneId={filters.zoneId} gpuModelId={filters.gpuModelId} gpuNum={filters.gpuNum} />
         <HostList
           hosts={hostData?.list ?? []}
           pending={hosts.isPending}
@@ -229,7 +235,14 @@ function MarketPage() {
       <PageHeader
         title={T.title}
         description={T.description}
-        extra={signedIn ? <LinkButton to={COMPUTE_PATHS.list}>{T.myInstances}</LinkButton> : null}
+        extra={
+          signedIn ? (
+            <Space wrap>
+              <MyStockAlertsButton />
+              <LinkButton to={COMPUTE_PATHS.list}>{T.myInstances}</LinkButton>
+            </Space>
+          ) : null
+        }
       />
       <Card className="slg-market-filters">
         {methodStep}

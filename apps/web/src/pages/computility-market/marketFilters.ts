@@ -1,13 +1,13 @@
-import { MAX_GPUS_PER_INSTANCE, USAGE_CHARGING_RULE_ID } from '@slg/shared';
+import { CHARGING_RULES, MAX_GPUS_PER_INSTANCE, USAGE_CHARGING_RULE_ID } from '@slg/shared';
 import type { MarketSort } from '../../api/compute';
 import type { ListFilters } from '../ctrl-cost-center/shared/useListState';
 
 /** The market's choices kept in the URL query, so a link (e.g. from 首页's GPU cards) opens them. */
-export const MARKET_FILTER_KEYS = ['gpuModelId', 'gpuNum', 'zoneId', 'sort'] as const;
+export const MARKET_FILTER_KEYS = ['chargingRuleId', 'gpuModelId', 'gpuNum', 'zoneId', 'sort'] as const;
 export type MarketFilterKey = (typeof MARKET_FILTER_KEYS)[number];
 
 export interface MarketFilters {
-  /** Only pay-as-you-go is open today; the other rules are shown disabled. */
+  /** 按量 (1) or a day / week / month package: the prices shown are per hour, day, week or month. */
   chargingRuleId: number;
   gpuModelId?: string;
   gpuNum?: number;
@@ -30,7 +30,7 @@ function parseGpuNum(value: string | undefined): number | undefined {
 /** The filters of a URL query; values that cannot be right (a typo, an old link) are left out. */
 export function parseMarketFilters(raw: ListFilters<MarketFilterKey>): MarketFilters {
   return {
-    chargingRuleId: USAGE_CHARGING_RULE_ID,
+    chargingRuleId: CHARGING_RULES.find((rule) => String(rule.id) === raw.chargingRuleId)?.id ?? USAGE_CHARGING_RULE_ID,
     gpuModelId: raw.gpuModelId && DICTIONARY_ID.test(raw.gpuModelId) ? raw.gpuModelId : undefined,
     gpuNum: parseGpuNum(raw.gpuNum),
     zoneId: raw.zoneId && DICTIONARY_ID.test(raw.zoneId) ? raw.zoneId : undefined,

@@ -3,6 +3,7 @@ export const COMPUTE_PATHS = {
   market: '/computility-market',
   list: '/ctrl-container-instances/containerInstances',
   create: '/ctrl-container-instances/createInstances',
+  monitoring: '/ctrl-container-instances/instance-monitoring',
   recharge: '/ctrl-cost-center/cost-center/recharge',
 } as const;
 
@@ -20,4 +21,9 @@ export function createInstancePath(target: CreateTarget): string {
     chargingRuleId: String(target.chargingRuleId),
   });
   return `${COMPUTE_PATHS.create}?${query.toString()}`;
+}
+
+/** 实例监控 of one instance. */
+export function instanceMonitoringPath(instanceId: string): string {
+  return `${COMPUTE_PATHS.monitoring}?${new URLSearchParams({ instanceId }).toString()}`;
 }

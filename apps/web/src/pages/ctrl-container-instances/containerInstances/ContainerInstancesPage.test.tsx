@@ -6,41 +6,11 @@ import { queryKeys } from '../../../api/queryKeys';
 import { buttonByText, callsTo, failure, mockApi, ok, page, pending, renderPage, testQueryClient } from '../../ctrl-cost-center/testing';
 import ContainerInstancesPage from './index';
 import { canDo } from './instanceRules';
+import { RUNNING_INSTANCE } from '../testing';
 
 afterEach(() => cleanup());
 
-const BASE: InstanceView = {
-  instanceId: 'slg-aaaaaaaaaa',
-  rentalId: 1,
-  rentalUid: 'r-1',
-  name: '训练机',
-  status: 'PoweredOn',
-  operation: null,
-  statusReason: null,
-  health: 'Normal',
-  hostId: 'bj-a-4090-01',
-  hostName: '北京A区-4090-01',
-  zoneId: 'bj-a',
-  zoneName: '北京A区',
-  gpuModelId: 'rtx4090',
-  gpuModelName: 'RTX 4090',
-  gpuNum: 2,
-  gpuMode: 'gpu',
-  cpuCores: 32,
-  memoryGb: 128,
-  dataDiskGb: 50,
-  chargingRuleId: 1,
-  imageId: 'pytorch-2.5.1',
-  imageName: 'PyTorch 2.5.1',
-  sshCommand: 'ssh -p 32101 root@bj-a.connect.example.com',
-  priceFen: 396,
-  gpuPriceFen: 396,
-  noGpuPriceFen: 10,
-  runStartedAt: '2025-01-01T00:00:00Z',
-  poweredOffAt: null,
-  releaseAt: null,
-  createdAt: '2025-01-01T00:00:00Z',
-};
+const BASE: InstanceView = RUNNING_INSTANCE;
 
 const RUNNING = BASE;
 const CREATING: InstanceView = { ...BASE, instanceId: 'slg-bbbbbbbbbb', rentalId: 2, name: '新实例', status: 'CreationStarted', operation: 'create', sshCommand: null };

@@ -1,8 +1,8 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { CHARGING_RULES, filterOptionsOf, formatYuan, INSTANCE_STATUSES, isDictValue, USAGE_CHARGING_RULE_ID } from '@slg/shared';
+import { filterOptionsOf, INSTANCE_STATUSES, isDictValue } from '@slg/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Input, Pagination, Select, Skeleton, Table, Typography, type TableColumnsType } from 'antd';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Alert, Button, Card, Checkbox, Empty, Input, Pagination, Select, Skeleton, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { isTransitional, useInstancesQuery, type InstanceView } from '../../../api/compute';
 import { queryKeys } from '../../../api/queryKeys';
 import { DateTime, formatDateTime } from '../../../components/DateTime';
@@ -15,11 +15,13 @@ import { withAntd } from '../../../theme/AntdScope';
 import { PAGE_SIZE, useListState } from '../../ctrl-cost-center/shared/useListState';
 import '../instances.css';
 import { COMPUTE_PATHS } from '../paths';
+import { BatchRenewDialog } from './components/BatchRenewDialog';
 import { InstanceAccess } from './components/InstanceAccess';
 import { InstanceActions } from './components/InstanceActions';
+import { BillingSummary, ScheduledPowerOff } from './components/InstanceBilling';
 import { InstanceName } from './components/InstanceName';
 import { InstanceStatus } from './components/InstanceStatus';
-import { isRunning } from './instanceRules';
+import { canDo, isRunning, packageOf } from './instanceRules';
 import { INSTANCE_LIST_TEXTS } from './texts';
 
 const T = INSTANCE_LIST_TEXTS;
@@ -43,20 +45,17 @@ function Spec({ instance }: { instance: InstanceView }) {
   );
 }
 
-/** 计费方式 and the hourly price; `inline` puts them on one line (the table's 配置 column). */
-function Billing({ instance, inline = false }: { instance: InstanceView; inline?: boolean }) {
-  const rule = CHARGING_RULES.find((item) => item.id === instance.chargingRuleId);
+/** Whether an instance can be chosen for 批量续费: a package that can be renewed now. */
+function renewable(instance: InstanceView): boolean {
+  return packageOf(instance) !== null && canDo(instance, 'renew');
+}
+
+/** The status, and a scheduled power-off with 取消 under it (on a card that has its own row). */
+function StatusCell({ instance, withSchedule = true }: { instance: InstanceView; withSchedule?: boolean }) {
   return (
-    <div className={inline ? 'slg-instance-billing is-inline' : 'slg-instance-billing'}>
-      <span>{rule?.id === USAGE_CHARGING_RULE_ID ? T.billing.usage : (rule?.showName ?? '-')}</span>
-      <Typography.Text strong className="slg-instance-price">
-        {T.billing.perHour(formatYuan(instance.priceFen))}
-      </Typography.Text>
-      {instance.status === 'PoweredOff' ? (
-        <Typography.Text type="secondary" className="slg-instance-note">
-          {T.billing.stopped}
-        </Typography.Text>
-      ) : null}
+    <div className="slg-instance-cell">
+      <InstanceStatus instance={instance} />
+      {withSchedule ? <ScheduledPowerOff instance={instance} /> : null}
     </div>
   );
 }
@@ -74,14 +73,14 @@ const COLUMNS: TableColumnsType<InstanceView> = [
       </div>
     ),
   },
-  { title: T.columns.status, key: 'status', render: (_value, row) => <InstanceStatus instance={row} /> },
+  { title: T.columns.status, key: 'status', render: (_value, row) => <StatusCell instance={row} /> },
   {
     title: T.columns.specBilling,
     key: 'spec',
     render: (_value, row) => (
       <div className="slg-instance-cell">
         <Spec instance={row} />
-        <Billing instance={row} inline />
+        <BillingSummary instance={row} inline />
       </div>
     ),
   },
@@ -89,19 +88,33 @@ const COLUMNS: TableColumnsType<InstanceView> = [
   { title: T.columns.actions, key: 'actions', fixed: 'right', render: (_value, row) => <InstanceActions instance={row} /> },
 ];
 
-/** An instance as a card (phone width). */
-function InstanceCard({ instance }: { instance: InstanceView }) {
+interface Selection {
+  selected: ReadonlySet<string>;
+  toggle: (instanceId: string, on: boolean) => void;
+}
+
+/** An instance as a card (phone width); a package that can be renewed has a box to choose it for 批量续费. */
+function InstanceCard({ instance, selection }: { instance: InstanceView; selection: Selection }) {
   const facts: { label: string; value: ReactNode }[] = [
     { label: T.columns.spec, value: <Spec instance={instance} /> },
-    { label: T.columns.billing, value: <Billing instance={instance} /> },
+    { label: T.columns.billing, value: <BillingSummary instance={instance} /> },
+    ...(instance.scheduledPowerOffAt ? [{ label: T.menu.shutdown, value: <ScheduledPowerOff instance={instance} bare /> }] : []),
     { label: T.columns.access, value: <InstanceAccess instance={instance} /> },
     { label: T.columns.createdAt, value: <DateTime value={instance.createdAt} /> },
   ];
   return (
     <article className="slg-instance-card" aria-label={instance.name}>
       <div className="slg-instance-card-head">
+        {renewable(instance) ? (
+          <Checkbox
+            aria-label={T.plan.select(instance.name)}
+            className="slg-plan-card-check"
+            checked={selection.selected.has(instance.instanceId)}
+            onChange={(event) => selection.toggle(instance.instanceId, event.target.checked)}
+          />
+        ) : null}
         <InstanceName instance={instance} />
-        <InstanceStatus instance={instance} />
+        <StatusCell instance={instance} withSchedule={false} />
       </div>
       <dl className="slg-instance-facts">
         {facts.map((fact) => (
@@ -148,6 +161,20 @@ function ContainerInstancesPage() {
   useErrorShownInPlace(query.isError && query.data ? query.error : null);
   const filtered = Boolean(statusValue || nameValue);
   const data = query.data;
+  const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(() => new Set());
+  const [batchRenewing, setBatchRenewing] = useState(false);
+  // Only what this page shows and can still be renewed counts: a row that left the page or ended its package drops out.
+  const selectedRows = useMemo(() => (data?.list ?? []).filter((row) => selectedIds.has(row.instanceId) && renewable(row)), [data, selectedIds]);
+  const selection: Selection = {
+    selected: selectedIds,
+    toggle: (instanceId, on) =>
+      setSelectedIds((current) => {
+        const next = new Set(current);
+        if (on) next.add(instanceId);
+        else next.delete(instanceId);
+        return next;
+      }),
+  };
   const createButton = (
     <LinkButton type="primary" icon={<PlusOutlined />} to={COMPUTE_PATHS.market}>
       {T.create}
@@ -173,7 +200,7 @@ function ContainerInstancesPage() {
     ) : data && data.list.length > 0 ? (
       <div className="slg-instance-cards">
         {data.list.map((instance) => (
-          <InstanceCard key={instance.instanceId} instance={instance} />
+          <InstanceCard key={instance.instanceId} instance={instance} selection={selection} />
         ))}
       </div>
     ) : (
@@ -188,6 +215,17 @@ function ContainerInstancesPage() {
         dataSource={data?.list ?? []}
         loading={query.isFetching && query.isPlaceholderData}
         pagination={false}
+        rowSelection={
+          // Only a page with a package to renew has the boxes (and the column they take).
+          data?.list.some(renewable)
+            ? {
+                selectedRowKeys: selectedRows.map((row) => row.instanceId),
+                onChange: (keys) => setSelectedIds(new Set(keys.map(String))),
+                getCheckboxProps: (row) => ({ disabled: !renewable(row), 'aria-label': T.plan.select(row.name) }),
+                columnTitle: (checkbox) => <Tooltip title={T.menu.batchRenewHint}>{checkbox}</Tooltip>,
+              }
+            : undefined
+        }
         scroll={{ x: 'max-content' }}
         locale={{ emptyText: query.isPending ? <Skeleton active title={false} paragraph={{ rows: 4 }} /> : empty }}
       />
@@ -227,7 +265,17 @@ function ContainerInstancesPage() {
           >
             {T.filters.reset}
           </Button>
+          {data?.list.some(renewable) ? (
+            <Tooltip title={selectedRows.length === 0 ? T.menu.batchRenewHint : undefined}>
+              <Button className="slg-plan-batch" disabled={selectedRows.length === 0} onClick={() => setBatchRenewing(true)}>
+                {selectedRows.length > 0 ? T.menu.batchRenewCount(selectedRows.length) : T.menu.batchRenew}
+              </Button>
+            </Tooltip>
+          ) : null}
         </div>
+        {batchRenewing && selectedRows.length > 0 ? (
+          <BatchRenewDialog instances={selectedRows} open onClose={() => setBatchRenewing(false)} onRenewed={() => setSelectedIds(new Set())} />
+        ) : null}
         {query.isError && data ? (
           <Alert
             type="warning"

@@ -6,6 +6,7 @@ import type { PublicImage } from '../../../api/meta';
 import { buttonByText, callsTo, failure, mockApi, ok, page, renderPage, type Handler } from '../../ctrl-cost-center/testing';
 import { compareVersions, defaultImage, groupByFramework, runsOnHost } from './images';
 import CreateInstancePage from './index';
+import { formatDateTime } from '../../../components/DateTime';
 
 afterEach(() => cleanup());
 
@@ -50,11 +51,19 @@ const IMAGES: PublicImage[] = [
 
 const ENTRY = `/x?hostId=${HOST.hostId}&gpuNum=2&chargingRuleId=1`;
 
+/** 132 fen per GPU-hour; a month costs 520 hours; voucher 9 takes 10 yuan off. */
 function prepay(url: URL, init: RequestInit | undefined) {
-  const body = JSON.parse(String(init?.body)) as { gpuNum: number };
+  const body = JSON.parse(String(init?.body)) as { gpuNum: number; chargingRuleId: number; rentAmount?: number; voucherId?: number };
+  if (body.chargingRuleId === 4) {
+    const amount = 132 * 520 * body.gpuNum * (body.rentAmount ?? 0);
+    const discount = body.voucherId === 9 ? 1000 : 0;
+    return ok({ amount, discount, payable: amount - discount, pricePerGpuFen: 132 * 520, unit: '个月', balanceRequired: amount - discount, expiresAt: '2026-12-24T04:00:00.000Z' });
+  }
   const amount = 132 * body.gpuNum;
-  return ok({ amount, discount: 0, payable: amount, pricePerGpuFen: 132, unit: '时', balanceRequired: amount });
+  return ok({ amount, discount: 0, payable: amount, pricePerGpuFen: 132, unit: '时', balanceRequired: amount, expiresAt: null });
 }
+
+const VOUCHER = { id: 9, name: '包月立减券', amount: 1000, minOrderAmount: 0, scope: [], validFrom: '2020-01-01T00:00:00Z', validTo: '2099-01-01T00:00:00Z', status: 'UNUSED', usedAt: null, usedOrderNo: null };
 
 function routes(overrides: Record<string, Handler> = {}): Record<string, Handler> {
   return {
@@ -62,6 +71,7 @@ function routes(overrides: Record<string, Handler> = {}): Record<string, Handler
     'GET /meta/images/public': () => ok(IMAGES),
     'POST /rental/prepay': prepay,
     'GET /account/': () => ok({ totalBalance: 10_000 }),
+    'GET /voucher': () => page([VOUCHER]),
     'POST /rental': () => ok({ instanceId: 'slg-abcdefghij', rentalId: 7, rentalUid: 'r-7', orderId: '20250101000000000001' }),
     ...overrides,
   };
@@ -83,9 +93,33 @@ describe('创建实例', () => {
     expect((screen.getByLabelText('4 卡', { selector: 'input' }) as HTMLInputElement).disabled).toBe(true);
     fireEvent.click(screen.getByLabelText('3 卡', { selector: 'input' }));
     expect(await screen.findByText('¥3.96/时')).toBeTruthy();
-    // Packages are shown, disabled, with the reason.
-    expect((screen.getByLabelText('包月', { selector: 'input' }) as HTMLInputElement).disabled).toBe(true);
-    expect(screen.getByText('包日、包周、包月暂未开放')).toBeTruthy();
+  }, 15_000);
+
+  it('sells a month package: duration, voucher and auto-renew, the price to pay and the end before paying', async () => {
+    const api = mockApi(routes({ 'GET /account/': () => ok({ totalBalance: 1_000_000 }) }));
+    renderPage(<CreateInstancePage />, ENTRY);
+    await screen.findByText('¥2.64/时');
+    fireEvent.click(screen.getByLabelText('包月', { selector: 'input' }));
+    fireEvent.click(await screen.findByLabelText('3 个月', { selector: 'input' }));
+    // 132 × 520 × 2 GPUs × 3 months.
+    // 原价 and 应付 until a voucher is chosen.
+    expect(await screen.findAllByText('¥4,118.40')).toHaveLength(2);
+    expect(screen.getByText(formatDateTime('2026-12-24T04:00:00.000Z'))).toBeTruthy();
+    const lastPrepay = () => JSON.parse(String(callsTo(api.fetchMock, 'POST', '/rental/prepay').at(-1)?.[1]?.body)) as Record<string, unknown>;
+    expect(lastPrepay()).toEqual({ hostId: HOST.hostId, gpuNum: 2, chargingRuleId: 4, rentAmount: 3 });
+
+    fireEvent.mouseDown(screen.getByRole('combobox'));
+    fireEvent.click(await screen.findByText('包月立减券（抵扣 ¥10.00）'));
+    expect(await screen.findByText('-¥10.00')).toBeTruthy();
+    expect(screen.getByText('¥4,108.40')).toBeTruthy();
+    expect(lastPrepay()).toMatchObject({ voucherId: 9 });
+    fireEvent.click(screen.getByLabelText('到期自动续费'));
+
+    fireEvent.click(screen.getByText('《算力租用协议》'));
+    fireEvent.click(buttonByText('同意'));
+    fireEvent.click(await screen.findByText('支付 ¥4,108.40 并创建'));
+    await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/rental')).toHaveLength(1));
+    expect(JSON.parse(String(callsTo(api.fetchMock, 'POST', '/rental')[0]?.[1]?.body))).toMatchObject({ chargingRuleId: 4, rentAmount: 3, voucherId: 9, autoRenew: true, gpuNum: 2 });
   }, 15_000);
 
   it('offers the images the host runs, grouped by framework, and creates with the right body and an idempotency key', async () => {

@@ -7,10 +7,14 @@ import {
   INSTANCE_NAME_MESSAGE,
   INSTANCE_NAME_PATTERN,
   MAX_GPUS_PER_INSTANCE,
+  packageKeyOfRule,
+  PACKAGE_UNIT_LABELS,
+  TIME_PACKAGE_COUNTS,
   USAGE_CHARGING_RULE_ID,
+  type PackageKey,
 } from '@slg/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Form, Input, Radio, Result, Skeleton, Space, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Descriptions, Form, Input, Radio, Result, Skeleton, Space, Typography } from 'antd';
 import { useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useBalanceQuery } from '../../../api/account';
@@ -23,10 +27,12 @@ import {
   type MarketHost,
 } from '../../../api/compute';
 import { newIdempotencyKey } from '../../../api/idempotency';
+import { formatDateTime } from '../../../components/DateTime';
 import { usePublicImages, type PublicImage } from '../../../api/meta';
 import { toast } from '../../../api/toast';
 import { LinkButton } from '../../../components/LinkButton';
 import { RentalProtocol } from './RentalProtocol';
+import { VoucherSelect } from '../VoucherSelect';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryError } from '../../../components/QueryError';
 import { withAntd } from '../../../theme/AntdScope';
@@ -36,6 +42,21 @@ import { defaultImage, groupByFramework, runsOnHost } from './images';
 import { CREATE_INSTANCE_TEXTS } from './texts';
 
 const T = CREATE_INSTANCE_TEXTS;
+
+function parseRule(value: string | null): number {
+  const id = Number(value);
+  return CHARGING_RULES.some((rule) => rule.id === id) ? id : USAGE_CHARGING_RULE_ID;
+}
+
+/** How the instance is paid for, as chosen on the page. */
+interface Billing {
+  chargingRuleId: number;
+  /** The package of the rule (null: pay-as-you-go). */
+  packageKey: PackageKey | null;
+  rentAmount: number;
+  voucherId: number | undefined;
+  autoRenew: boolean;
+}
 
 function parseCount(value: string | null): number | undefined {
   if (!value || !/^\d+$/.test(value)) return undefined;
@@ -129,6 +150,7 @@ function ImagePicker({ host, value, onChange }: { host: MarketHost; value: Publi
 interface PriceCardProps {
   host: MarketHost;
   gpuNum: number;
+  billing: Billing;
   canSubmit: boolean;
   agreed: boolean;
   onAgreedChange: (agreed: boolean) => void;
@@ -137,8 +159,14 @@ interface PriceCardProps {
 }
 
 /** What creating costs (from /rental/prepay), the one-hour rule against the balance, and 立即创建. */
-function PriceCard({ host, gpuNum, canSubmit, agreed, onAgreedChange, submitting, onSubmit }: PriceCardProps) {
-  const prepay = usePrepayQuery({ hostId: host.hostId, gpuNum, chargingRuleId: USAGE_CHARGING_RULE_ID });
+function PriceCard({ host, gpuNum, billing, canSubmit, agreed, onAgreedChange, submitting, onSubmit }: PriceCardProps) {
+  const { packageKey } = billing;
+  const prepay = usePrepayQuery({
+    hostId: host.hostId,
+    gpuNum,
+    chargingRuleId: billing.chargingRuleId,
+    ...(packageKey ? { rentAmount: billing.rentAmount, ...(billing.voucherId ? { voucherId: billing.voucherId } : {}) } : {}),
+  });
   const balance = useBalanceQuery();
   const price = prepay.data;
   const short = price !== undefined && balance.data !== undefined && balance.data.totalBalance < price.payable;
@@ -146,7 +174,46 @@ function PriceCard({ host, gpuNum, canSubmit, agreed, onAgreedChange, submitting
   let figures: ReactNode;
   if (prepay.isPending) figures = <Skeleton active title={false} paragraph={{ rows: 3 }} />;
   else if (prepay.isError && !price) figures = <QueryError title={T.price.failed} error={prepay.error} onRetry={() => void prepay.refetch()} />;
-  else if (price) {
+  else if (price && packageKey) {
+    figures = (
+      <dl className="slg-create-price">
+        <div>
+          <dt>{T.price.unitPrice}</dt>
+          <dd>{T.price.perGpuPeriod(formatYuan(price.pricePerGpuFen), PACKAGE_UNIT_LABELS[packageKey])}</dd>
+        </div>
+        <div>
+          <dt>{T.price.gpuNum}</dt>
+          <dd>{T.gpuNum.option(gpuNum)}</dd>
+        </div>
+        <div>
+          <dt>{T.price.duration}</dt>
+          <dd>{T.package.count(billing.rentAmount, packageKey)}</dd>
+        </div>
+        <div>
+          <dt>{T.price.original}</dt>
+          <dd>{formatYuan(price.amount)}</dd>
+        </div>
+        {price.discount > 0 ? (
+          <div>
+            <dt>{T.price.voucher}</dt>
+            <dd>-{formatYuan(price.discount)}</dd>
+          </div>
+        ) : null}
+        <div className="slg-create-price-total">
+          <dt>{T.price.payable}</dt>
+          <dd aria-live="polite">{formatYuan(price.payable)}</dd>
+        </div>
+        <div>
+          <dt>{T.price.expiresAt}</dt>
+          <dd>{price.expiresAt ? formatDateTime(price.expiresAt) : '-'}</dd>
+        </div>
+        <div>
+          <dt>{T.price.balance}</dt>
+          <dd>{balance.data ? formatYuan(balance.data.totalBalance) : '-'}</dd>
+        </div>
+      </dl>
+    );
+  } else if (price) {
     figures = (
       <dl className="slg-create-price">
         <div>
@@ -172,7 +239,7 @@ function PriceCard({ host, gpuNum, canSubmit, agreed, onAgreedChange, submitting
   return (
     <Card title={T.price.title} className="slg-create-card slg-create-price-card">
       {figures}
-      {price ? (
+      {price && !packageKey ? (
         <Typography.Paragraph type="secondary" className="slg-create-cover">
           {T.price.cover(BALANCE_COVER_HOURS, formatYuan(price.payable))}
         </Typography.Paragraph>
@@ -183,7 +250,11 @@ function PriceCard({ host, gpuNum, canSubmit, agreed, onAgreedChange, submitting
           showIcon
           className="slg-create-alert"
           title={T.insufficient.title}
-          description={T.insufficient.description(formatYuan(price.payable), formatYuan(balance.data.totalBalance))}
+          description={
+            packageKey
+              ? T.insufficient.packageDescription(formatYuan(price.payable), formatYuan(balance.data.totalBalance))
+              : T.insufficient.description(formatYuan(price.payable), formatYuan(balance.data.totalBalance))
+          }
           action={
             <LinkButton size="small" type="primary" to={COMPUTE_PATHS.recharge}>
               {T.insufficient.action}
@@ -201,16 +272,16 @@ function PriceCard({ host, gpuNum, canSubmit, agreed, onAgreedChange, submitting
         title={agreed ? undefined : T.protocol.required}
         onClick={onSubmit}
       >
-        {T.submit}
+        {packageKey && price ? T.submitPaying(formatYuan(price.payable)) : T.submit}
       </Button>
       <Typography.Paragraph type="secondary" className="slg-create-footnote">
-        {T.price.noGpuNote}
+        {packageKey ? T.price.packageNote : T.price.noGpuNote}
       </Typography.Paragraph>
     </Card>
   );
 }
 
-function CreateForm({ host, initialGpuNum }: { host: MarketHost; initialGpuNum: number }) {
+function CreateForm({ host, initialGpuNum, initialRuleId }: { host: MarketHost; initialGpuNum: number; initialRuleId: number }) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const maxGpus = Math.min(MAX_GPUS_PER_INSTANCE, host.gpuTotal);
@@ -221,6 +292,14 @@ function CreateForm({ host, initialGpuNum }: { host: MarketHost; initialGpuNum: 
   const image = chosenImage === undefined ? (images.data ? defaultImage(images.data, host.cudaVersion) : undefined) : (chosenImage ?? undefined);
   const [name, setName] = useState('');
   const [agreed, setAgreed] = useState(false);
+  const [chargingRuleId, setChargingRuleId] = useState(initialRuleId);
+  const packageKey = packageKeyOfRule(chargingRuleId);
+  const [rentAmount, setRentAmount] = useState(1);
+  const [voucherId, setVoucherId] = useState<number | undefined>(undefined);
+  const [autoRenew, setAutoRenew] = useState(false);
+  const billing: Billing = { chargingRuleId, packageKey, rentAmount, voucherId: packageKey ? voucherId : undefined, autoRenew };
+  // The voucher list needs the order's amount; the undiscounted price of the current choice gives it.
+  const undiscounted = usePrepayQuery(packageKey ? { hostId: host.hostId, gpuNum, chargingRuleId, rentAmount } : null);
   const trimmedName = name.trim();
   const nameError = trimmedName && !INSTANCE_NAME_PATTERN.test(trimmedName) ? INSTANCE_NAME_MESSAGE : undefined;
   // One key per attempt: a repeat after a lost answer (network failure) reuses it, so it creates once.
@@ -230,7 +309,14 @@ function CreateForm({ host, initialGpuNum }: { host: MarketHost; initialGpuNum: 
     mutationFn: () => {
       idempotencyKey.current ??= newIdempotencyKey();
       return createInstance(
-        { hostId: host.hostId, gpuNum, imageId: image?.id ?? '', chargingRuleId: USAGE_CHARGING_RULE_ID, ...(trimmedName ? { name: trimmedName } : {}) },
+        {
+          hostId: host.hostId,
+          gpuNum,
+          imageId: image?.id ?? '',
+          chargingRuleId,
+          ...(packageKey ? { rentAmount, autoRenew, ...(voucherId ? { voucherId } : {}) } : {}),
+          ...(trimmedName ? { name: trimmedName } : {}),
+        },
         idempotencyKey.current,
       );
     },
@@ -256,15 +342,46 @@ function CreateForm({ host, initialGpuNum }: { host: MarketHost; initialGpuNum: 
         <HostSummary host={host} />
         <Card className="slg-create-card">
           <Form layout="vertical" requiredMark={false} onSubmitCapture={(event) => event.preventDefault()}>
-            <Form.Item label={T.billing.label} extra={T.billing.closed}>
+            <Form.Item label={T.billing.label} extra={packageKey ? T.billing.packageHint : T.billing.usageHint}>
               <Radio.Group
                 aria-label={T.billing.label}
                 name="charging-rule"
                 optionType="button"
-                value={USAGE_CHARGING_RULE_ID}
-                options={CHARGING_RULES.map((rule) => ({ value: rule.id, label: rule.showName, disabled: rule.id !== USAGE_CHARGING_RULE_ID }))}
+                value={chargingRuleId}
+                onChange={(event) => {
+                  setChargingRuleId(Number(event.target.value));
+                  setRentAmount(1);
+                  setVoucherId(undefined);
+                }}
+                options={CHARGING_RULES.map((rule) => ({ value: rule.id, label: rule.showName }))}
               />
             </Form.Item>
+            {packageKey ? (
+              <>
+                <Form.Item label={T.package.duration}>
+                  <Radio.Group
+                    aria-label={T.package.duration}
+                    name="rent-amount"
+                    optionType="button"
+                    className="slg-create-counts"
+                    value={rentAmount}
+                    onChange={(event) => {
+                      setRentAmount(Number(event.target.value));
+                      setVoucherId(undefined);
+                    }}
+                    options={TIME_PACKAGE_COUNTS[packageKey].map((count) => ({ value: count, label: T.package.count(count, packageKey) }))}
+                  />
+                </Form.Item>
+                <Form.Item label={T.package.voucher} htmlFor="create-voucher">
+                  <VoucherSelect id="create-voucher" orderType="NEW_PURCHASE" amountFen={undiscounted.data?.amount} value={voucherId} onChange={setVoucherId} />
+                </Form.Item>
+                <Form.Item extra={T.package.autoRenewHint}>
+                  <Checkbox checked={autoRenew} onChange={(event) => setAutoRenew(event.target.checked)}>
+                    {T.package.autoRenew}
+                  </Checkbox>
+                </Form.Item>
+              </>
+            ) : null}
             <Form.Item
               label={T.gpuNum.label}
               validateStatus={host.gpuFree === 0 || tooMany ? 'error' : undefined}
@@ -311,6 +428,7 @@ function CreateForm({ host, initialGpuNum }: { host: MarketHost; initialGpuNum: 
         <PriceCard
           host={host}
           gpuNum={gpuNum}
+          billing={billing}
           canSubmit={canSubmit}
           agreed={agreed}
           onAgreedChange={setAgreed}
@@ -320,7 +438,7 @@ function CreateForm({ host, initialGpuNum }: { host: MarketHost; initialGpuNum: 
       </aside>
       <Card title={T.notice.title} className="slg-create-card slg-create-notice-card" size="small">
         <ul className="slg-create-notice">
-          {T.notice.points.map((point) => (
+          {(packageKey ? T.notice.packagePoints : T.notice.points).map((point) => (
             <li key={point}>
               <Typography.Text type="secondary">{point}</Typography.Text>
             </li>
@@ -336,6 +454,7 @@ function CreateInstancePage() {
   const [params] = useSearchParams();
   const hostId = params.get('hostId') ?? undefined;
   const initialGpuNum = parseCount(params.get('gpuNum')) ?? 1;
+  const initialRuleId = parseRule(params.get('chargingRuleId'));
   const host = useMarketHostQuery(hostId, USAGE_CHARGING_RULE_ID);
 
   let content: ReactNode;
@@ -363,7 +482,7 @@ function CreateInstancePage() {
   } else if (!host.data) {
     content = <Result status="warning" title={T.hostGone.title} subTitle={T.hostGone.description} extra={<BackToMarket />} />;
   } else {
-    content = <CreateForm key={host.data.hostId} host={host.data} initialGpuNum={initialGpuNum} />;
+    content = <CreateForm key={host.data.hostId} host={host.data} initialGpuNum={initialGpuNum} initialRuleId={initialRuleId} />;
   }
 
   return (

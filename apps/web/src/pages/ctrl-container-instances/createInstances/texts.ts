@@ -1,6 +1,6 @@
 export const CREATE_INSTANCE_TEXTS = {
   title: '创建实例',
-  description: '确认主机与配置，选择镜像后创建；按量计费从实例运行起按秒计费，关机即停止计费。',
+  description: '确认主机与配置，选择计费方式与镜像后创建：按量计费从实例运行起按秒计费，关机即停止计费；包日、包周、包月创建时预付，GPU 全程为你保留。',
   backToMarket: '返回算力市场',
   noHost: {
     title: '请先在算力市场选择主机',
@@ -32,7 +32,15 @@ export const CREATE_INSTANCE_TEXTS = {
   },
   billing: {
     label: '计费方式',
-    closed: '包日、包周、包月暂未开放',
+    usageHint: '按秒计费、关机不计费，适合短时任务与调试。',
+    packageHint: '创建时从余额预付，比按量更便宜；关机期间 GPU 仍为你保留，到期前可续费。',
+  },
+  package: {
+    duration: '时长',
+    count: (count: number, key: 'day' | 'week' | 'month') => `${count} ${{ day: '天', week: '周', month: '个月' }[key]}`,
+    voucher: '代金券',
+    autoRenew: '到期自动续费',
+    autoRenewHint: '到期时从余额续费一个周期；余额不足时实例关机并转为按量计费。',
   },
   gpuNum: {
     label: 'GPU 数量',
@@ -62,6 +70,13 @@ export const CREATE_INSTANCE_TEXTS = {
     hourly: '每小时费用',
     hourlyValue: (price: string) => `${price}/时`,
     perGpuHour: (price: string) => `${price}/卡·时`,
+    perGpuPeriod: (price: string, unit: string) => `${price}/卡·${unit === '个月' ? '月' : unit}`,
+    duration: '时长',
+    original: '原价',
+    voucher: '代金券抵扣',
+    payable: '应付金额',
+    expiresAt: '到期时间',
+    packageNote: '关机期间 GPU 为你保留、不另收费；到期未续费将关机并转为按量计费。',
     cover: (hours: number, price: string) => `余额需至少覆盖${hours}小时费用：${price}`,
     balance: '当前余额',
     loading: '正在计算价格…',
@@ -71,6 +86,7 @@ export const CREATE_INSTANCE_TEXTS = {
   insufficient: {
     title: '余额不足',
     description: (needed: string, balance: string) => `创建按量实例需要余额至少可支付 1 小时费用（${needed}），当前余额 ${balance}。`,
+    packageDescription: (needed: string, balance: string) => `需支付 ${needed}，当前余额 ${balance}。`,
     action: '去充值',
   },
   notice: {
@@ -79,6 +95,11 @@ export const CREATE_INSTANCE_TEXTS = {
       '实例运行起按秒计费，每分钟结算一次；创建中不计费。',
       '关机后停止计费，GPU 将释放给其他用户，再次开机可能因 GPU 不足只能使用无卡模式。',
       '余额不足时运行中的实例会被自动关机；连续关机 15 天的实例将被自动释放，数据不可恢复。',
+    ],
+    packagePoints: [
+      '创建时从余额一次性支付，包月按 30 天计；到期时间从创建时起算，续费从当前到期时间顺延。',
+      '关机期间 GPU 仍为你保留，开机即用，不另收费；到期前不能释放，可先转为按量计费（按已用小时的按量价格结算，其余退回余额，代金券部分不退）。',
+      '到期未续费（或自动续费时余额不足）的实例将关机并转为按量计费。',
     ],
   },
   protocol: {
@@ -89,6 +110,7 @@ export const CREATE_INSTANCE_TEXTS = {
     required: '请先阅读并同意《算力租用协议》',
     clauses: ({ coverHours, releaseDays, warningDays }: { coverHours: number; releaseDays: number; warningDays: readonly number[] }) => [
       `按量计费实例从开机运行时起按秒计费，每分钟结算一次，关机时结清；创建中与关机后不收取实例费用。创建或开机时账户余额需至少可支付${coverHours}小时费用。`,
+      '包日、包周、包月在创建或续费时从余额预付（包月按30天计，续费从当前到期时间顺延），期间 GPU 为用户保留，关机不退费；到期未续费或自动续费时余额不足的实例将关机并转为按量计费。到期前转为按量计费的，按已使用小时（不足1小时按1小时）的按量价格结算，其余已付现金退回余额，代金券抵扣部分不退。',
       '账户余额低于零时，运行中的按量计费实例将被自动关机并停止计费，平台会以站内消息和短信通知。',
       `关机后 GPU 释放给其他用户，再次开机时如主机 GPU 不足，可使用无卡模式开机处理数据，或稍后再试。`,
       `连续关机满${releaseDays}天的实例将被自动释放，平台会在释放前${warningDays.join('天和')}天提醒；释放后系统盘和数据盘的数据将被删除且无法恢复。`,
@@ -97,5 +119,6 @@ export const CREATE_INSTANCE_TEXTS = {
     ],
   },
   submit: '立即创建',
+  submitPaying: (amount: string) => `支付 ${amount} 并创建`,
   created: '实例已创建，正在启动…',
 } as const;

@@ -13,8 +13,12 @@ import {
 } from '../../../../api/compute';
 import { toast } from '../../../../api/toast';
 import { ConfirmAction, ConfirmDialog } from '../../../../components/ConfirmDialog';
-import { canDo } from '../instanceRules';
+import { LinkButton } from '../../../../components/LinkButton';
+import { instanceMonitoringPath } from '../../paths';
+import { StockAlertButton } from '../../../computility-market/StockAlertDialog';
+import { canDo, packageOf, releaseBlocker } from '../instanceRules';
 import { INSTANCE_LIST_TEXTS } from '../texts';
+import { BillingMenu } from './BillingMenu';
 
 const T = INSTANCE_LIST_TEXTS;
 
@@ -57,22 +61,38 @@ function PowerOnDialog({ instance, mode: initialMode, onClose }: PowerOnDialogPr
       onCancel={onClose}
     >
       <Space orientation="vertical" size={12} className="slg-instance-dialog">
-        {shortage ? <Alert type="warning" showIcon title={shortage} /> : null}
+        {shortage ? (
+          <Alert
+            type="warning"
+            showIcon
+            title={shortage}
+            action={
+              <StockAlertButton
+                size="small"
+                target={{ zoneId: instance.zoneId, zoneName: instance.zoneName, gpuModelId: instance.gpuModelId, gpuModelName: instance.gpuModelName, gpuNum: instance.gpuNum }}
+              />
+            }
+          />
+        ) : null}
         <Radio.Group aria-label={T.actions.powerOn} name={`power-on-mode-${instance.instanceId}`} value={mode} onChange={(event) => setMode(event.target.value as GpuMode)} className="slg-instance-modes">
           <Radio value="gpu" disabled={!gpuOffered}>
             <span className="slg-instance-mode">
               <strong>{T.powerOn.gpu}</strong>
-              <Typography.Text type="secondary">{T.powerOn.gpuDetail(instance.gpuModelName, instance.gpuNum, formatYuan(instance.gpuPriceFen))}</Typography.Text>
+              <Typography.Text type="secondary">
+                {packageOf(instance)
+                  ? T.plan.powerOnPackageDetail(instance.gpuModelName, instance.gpuNum)
+                  : T.powerOn.gpuDetail(instance.gpuModelName, instance.gpuNum, formatYuan(instance.gpuPriceFen))}
+              </Typography.Text>
             </span>
           </Radio>
-          <Radio value="nogpu">
+          <Radio value="nogpu" disabled={!canDo(instance, 'power_on_nogpu')}>
             <span className="slg-instance-mode">
               <strong>{T.powerOn.noGpu}</strong>
               <Typography.Text type="secondary">{T.powerOn.noGpuDetail(NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, formatYuan(instance.noGpuPriceFen))}</Typography.Text>
             </span>
           </Radio>
         </Radio.Group>
-        <Typography.Text type="secondary">{T.powerOn.cover}</Typography.Text>
+        <Typography.Text type="secondary">{packageOf(instance) ? T.plan.powerOnPackageCover : T.powerOn.cover}</Typography.Text>
       </Space>
     </ConfirmDialog>
   );
@@ -131,8 +151,8 @@ export function InstanceActions({ instance, block = false }: { instance: Instanc
       trigger={['click']}
       menu={{
         items: [
-          { key: 'gpu', label: `${T.actions.powerOnGpu}（${formatYuan(instance.gpuPriceFen)}/时）` },
-          { key: 'nogpu', label: `${T.actions.powerOnNoGpu}（${formatYuan(instance.noGpuPriceFen)}/时）` },
+          { key: 'gpu', label: packageOf(instance) ? T.plan.powerOnPackage : `${T.actions.powerOnGpu}（${formatYuan(instance.gpuPriceFen)}/时）` },
+          ...(canDo(instance, 'power_on_nogpu') ? [{ key: 'nogpu', label: `${T.actions.powerOnNoGpu}（${formatYuan(instance.noGpuPriceFen)}/时）` }] : []),
         ],
         onClick: ({ key }) => setPowerOnMode(key === 'nogpu' ? 'nogpu' : 'gpu'),
       }}
@@ -155,7 +175,7 @@ export function InstanceActions({ instance, block = false }: { instance: Instanc
     >
       <Space orientation="vertical" size={8}>
         <Typography.Text>{T.powerOff.body(instance.name)}</Typography.Text>
-        <Typography.Text type="warning">{T.powerOff.warning}</Typography.Text>
+        <Typography.Text type="warning">{packageOf(instance) ? T.plan.powerOffPackage : T.powerOff.warning}</Typography.Text>
       </Space>
     </ConfirmAction>
   ) : null;
@@ -165,8 +185,8 @@ export function InstanceActions({ instance, block = false }: { instance: Instanc
     <Button size={size} danger onClick={() => setReleasing(true)}>
       {T.actions.release}
     </Button>
-  ) : instance.operation === null && canDo(instance, 'power_off') ? (
-    <Tooltip title={T.actions.releaseNeedsOff}>
+  ) : releaseBlocker(instance) !== null ? (
+    <Tooltip title={releaseBlocker(instance) === 'switch_to_usage_first' ? T.plan.releaseNeedsUsage : T.actions.releaseNeedsOff}>
       <Button size={size} danger disabled>
         {T.actions.release}
       </Button>
@@ -177,7 +197,11 @@ export function InstanceActions({ instance, block = false }: { instance: Instanc
     <div className={block ? 'slg-instance-actions is-block' : 'slg-instance-actions'}>
       {powerOnButton}
       {powerOffButton}
+      <LinkButton size={size} to={instanceMonitoringPath(instance.instanceId)}>
+        {T.actions.monitor}
+      </LinkButton>
       {releaseButton}
+      <BillingMenu instance={instance} size={size} />
       <PowerOnDialog key={powerOnMode ?? 'closed'} instance={instance} mode={powerOnMode} onClose={() => setPowerOnMode(null)} />
       <ReleaseDialog instance={instance} open={releasing} onClose={() => setReleasing(false)} />
     </div>

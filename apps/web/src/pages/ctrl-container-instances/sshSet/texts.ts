@@ -1,0 +1,53 @@
+import { MAX_SSH_KEYS, SSH_KEY_NAME_MAX } from '@slg/shared';
+
+export const SSH_SET_TEXTS = {
+  title: 'SSH公钥',
+  description: '新创建的实例会把这里的公钥写入 root 用户的 ~/.ssh/authorized_keys，用对应的私钥即可免密登录。已创建的实例不受影响。',
+  add: '添加公钥',
+  count: (count: number) => `已添加 ${count}/${MAX_SSH_KEYS} 个`,
+  full: `最多保存${MAX_SSH_KEYS}个公钥，请先删除不再使用的公钥`,
+  guide: {
+    title: '如何获取公钥',
+    steps: [
+      { text: '在自己电脑的终端（Windows 可用 PowerShell）运行以下命令生成密钥，一路回车即可：', code: 'ssh-keygen -t ed25519 -C "your_email@example.com"' },
+      { text: '公钥保存在 ~/.ssh/id_ed25519.pub（Windows：C:\\Users\\用户名\\.ssh\\id_ed25519.pub），用以下命令查看并复制整行：', code: 'cat ~/.ssh/id_ed25519.pub' },
+      { text: '不带 .pub 的文件是私钥，请留在自己电脑上，不要上传或发给任何人。', code: null },
+    ],
+  },
+  columns: {
+    name: '名称',
+    type: '类型',
+    fingerprint: '指纹',
+    createdAt: '添加时间',
+    actions: '操作',
+  },
+  type: (label: string, bits: number) => `${label} · ${bits} 位`,
+  listLabel: '我的SSH公钥',
+  loadFailed: 'SSH公钥加载失败',
+  refreshFailed: '刷新失败，显示的是上次加载的数据',
+  empty: '还没有SSH公钥',
+  emptyHint: '添加后，新创建的实例即可用对应的私钥免密登录',
+  remove: {
+    action: '删除',
+    label: (name: string) => `删除公钥 ${name}`,
+    title: (name: string) => `删除公钥“${name}”？`,
+    body: '删除后，之后新创建的实例不再写入此公钥。已创建的实例中的公钥不会被删除：如需停止它登录这些实例，请在实例中编辑 ~/.ssh/authorized_keys。',
+    confirm: '删除',
+    cancel: '再想想',
+    done: '公钥已删除',
+  },
+  dialog: {
+    title: '添加SSH公钥',
+    name: '名称',
+    namePlaceholder: '如 my-laptop、工作站',
+    nameRequired: '请输入名称',
+    nameExtra: `1-${SSH_KEY_NAME_MAX}个字符，可用中文、字母、数字、“-”、“_”和“.”`,
+    key: '公钥',
+    keyPlaceholder: 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAA… your_email@example.com',
+    keyRequired: '请粘贴公钥',
+    keyExtra: '粘贴 .pub 文件的完整内容（一行）。支持 ed25519、ECDSA 和 2048 位及以上的 RSA。',
+    submit: '添加',
+    cancel: '取消',
+    done: '公钥已添加，之后新创建的实例会写入它',
+  },
+} as const;
