@@ -28,11 +28,14 @@ import { voucherRoutes } from './modules/vouchers/routes.js';
 import { invoiceRoutes } from './modules/invoices/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { rentalRoutes } from './modules/rental/routes.js';
+import { diskRoutes } from './modules/rental/disk-routes.js';
+import { copyRoutes } from './modules/rental/copy-routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { marketRoutes } from './modules/market/routes.js';
 import { subscriptionRoutes } from './modules/subscriptions/routes.js';
 import { monitoringRoutes } from './modules/monitoring/routes.js';
 import { sshKeyRoutes } from './modules/ssh-keys/routes.js';
+import { imageRoutes } from './modules/images/routes.js';
 import { sandboxGatewayRoutes } from './modules/billing/sandbox-gateway.js';
 
 const SECRET_QUERY_KEYS = new Set(['code', 'password', 'token', 'refreshToken', 'captcha']);
@@ -155,11 +158,14 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await api.register(invoiceRoutes(deps));
       await api.register(adminRoutes(deps));
       await api.register(rentalRoutes(deps));
+      await api.register(diskRoutes(deps));
+      await api.register(copyRoutes(deps));
       await api.register(notificationRoutes(deps));
       await api.register(marketRoutes(deps));
       await api.register(subscriptionRoutes(deps));
       await api.register(monitoringRoutes(deps));
       await api.register(sshKeyRoutes(deps));
+      await api.register(imageRoutes(deps));
     },
     { prefix: '/api/v1' },
   );

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { APP_TITLE_DEFAULT, HUMAN_CHECK_PROVIDERS, NO_GPU_PRICE_FEN_PER_HOUR, type HumanCheckProviderName } from '@slg/shared';
+import { APP_TITLE_DEFAULT, HUMAN_CHECK_PROVIDERS, NO_GPU_PRICE_FEN_PER_HOUR, DISK_PRICE_FEN_PER_GB_DAY, type HumanCheckProviderName } from '@slg/shared';
 import type { AlipayOptions } from './providers/payments/alipay.js';
 import type { WechatPayOptions } from './providers/payments/wechatpay.js';
 import type { NoticeTemplateIds, SmsNoticeKind } from './providers/sms/notices.js';
@@ -33,7 +33,10 @@ const envSchema = z.object({
   SIM_START_SECONDS: z.coerce.number().min(0).max(600).default(2),
   SIM_STOP_SECONDS: z.coerce.number().min(0).max(600).default(2),
   SIM_DESTROY_SECONDS: z.coerce.number().min(0).max(600).default(2),
+  SIM_REINSTALL_SECONDS: z.coerce.number().min(0).max(600).default(6),
+  SIM_SAVE_IMAGE_SECONDS: z.coerce.number().min(0).max(600).default(10),
   NO_GPU_PRICE_FEN: z.coerce.number().int().min(1).max(100_000).default(NO_GPU_PRICE_FEN_PER_HOUR),
+  DISK_PRICE_FEN_PER_GB_DAY: z.coerce.number().int().min(0).max(10_000).default(DISK_PRICE_FEN_PER_GB_DAY),
   SSH_HOST: optionalText,
   SMS_PROVIDER: z.enum(SMS_PROVIDERS).optional(),
   PAYMENT_PROVIDERS: z.string().optional(),
@@ -119,9 +122,11 @@ export interface Config {
   computeDriver: (typeof COMPUTE_DRIVERS)[number];
   compute: {
     /** How long the simulated fleet takes for each transition, in seconds. */
-    simSeconds: { create: number; start: number; stop: number; destroy: number };
+    simSeconds: { create: number; start: number; stop: number; destroy: number; reinstall: number; saveImage: number };
     /** Fen per hour of an instance in no-GPU mode (无卡模式). */
     noGpuPriceFen: number;
+    /** Fen per GB per day of the data disk above the free 50 GB (扩容数据盘). */
+    diskPriceFenPerGbDay: number;
     /** The host name SSH commands name (the fleet's SSH gateway). */
     sshHost: string;
   };
@@ -383,8 +388,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     appTitle: e.APP_TITLE,
     computeDriver: e.COMPUTE_DRIVER,
     compute: {
-      simSeconds: { create: e.SIM_CREATE_SECONDS, start: e.SIM_START_SECONDS, stop: e.SIM_STOP_SECONDS, destroy: e.SIM_DESTROY_SECONDS },
+      simSeconds: {
+        create: e.SIM_CREATE_SECONDS,
+        start: e.SIM_START_SECONDS,
+        stop: e.SIM_STOP_SECONDS,
+        destroy: e.SIM_DESTROY_SECONDS,
+        reinstall: e.SIM_REINSTALL_SECONDS,
+        saveImage: e.SIM_SAVE_IMAGE_SECONDS,
+      },
       noGpuPriceFen: e.NO_GPU_PRICE_FEN,
+      diskPriceFenPerGbDay: e.DISK_PRICE_FEN_PER_GB_DAY,
       sshHost: e.SSH_HOST ?? `connect.${new URL(publicUrl).hostname}`,
     },
     smsProvider: smsProvider ?? 'console',

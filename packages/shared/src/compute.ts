@@ -5,8 +5,37 @@ import type { InstanceStatusValue } from './dictionaries.js';
 /** The charging rule of pay-as-you-go (`CHARGING_RULES` id 1): metered per second, priced per hour. */
 export const USAGE_CHARGING_RULE_ID = 1;
 
+/** The system disk of every instance (GB): what a kept instance pays for besides its data disk. */
+export const SYSTEM_DISK_GB = 30;
+
 /** Every instance gets this data disk free (GB). */
 export const FREE_DATA_DISK_GB = 50;
+
+/** Where the data disk is mounted inside every instance; 跨实例拷贝 copies paths under it. */
+export const DATA_DISK_MOUNT_PATH = '/root/slg-data';
+/** The longest path 跨实例拷贝 accepts. */
+export const COPY_PATH_MAX = 512;
+
+/**
+ * Why a path cannot be copied between instances (null when it can): an absolute path on the data disk
+ * (the mount point itself or below it), without `.`/`..` segments or control characters.
+ */
+export function copyPathProblem(path: string): string | null {
+  if (path.length === 0) return '请输入要拷贝的路径';
+  if (path.length > COPY_PATH_MAX) return `路径最长 ${COPY_PATH_MAX} 个字符`;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/u.test(path)) return '路径不能包含换行或控制字符';
+  const normalized = normalizeCopyPath(path);
+  if (normalized !== DATA_DISK_MOUNT_PATH && !normalized.startsWith(`${DATA_DISK_MOUNT_PATH}/`)) return `只能拷贝数据盘中的数据：路径须以 ${DATA_DISK_MOUNT_PATH} 开头`;
+  if (normalized.split('/').some((segment) => segment === '..' || segment === '.')) return '路径不能包含 . 或 .. 目录';
+  return null;
+}
+
+/** The canonical form of a copy path: repeated and trailing slashes removed (`/root/slg-data//a/` → `/root/slg-data/a`). */
+export function normalizeCopyPath(path: string): string {
+  const collapsed = path.replace(/\/{2,}/g, '/');
+  return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed;
+}
 /** Default price of no-GPU mode (无卡模式), fen per hour, whatever the host. */
 export const NO_GPU_PRICE_FEN_PER_HOUR = 10;
 /** Creating or powering on a pay-as-you-go instance needs a balance that covers this many hours. */
@@ -34,6 +63,9 @@ export const INSTANCE_OPERATIONS = [
   { value: 'power_on', label: '开机中' },
   { value: 'power_off', label: '关机中' },
   { value: 'release', label: '释放中' },
+  // The system disk rebuilt from an image (reset and switch_image); the data disk is kept.
+  { value: 'reset', label: '重置中' },
+  { value: 'save_image', label: '保存镜像中' },
 ] as const;
 export type InstanceOperation = (typeof INSTANCE_OPERATIONS)[number]['value'];
 
@@ -49,6 +81,24 @@ export type GpuMode = (typeof GPU_MODES)[number];
 export function runCharge(rateFenPerHour: number, seconds: number): number {
   if (seconds <= 0 || rateFenPerHour <= 0) return 0;
   return Math.max(1, Math.floor((rateFenPerHour * seconds + 1800) / 3600));
+}
+
+/** Default price of the data disk above FREE_DATA_DISK_GB, fen per GB per day (¥0.01/GB/天). */
+export const DISK_PRICE_FEN_PER_GB_DAY = 1;
+
+/** What a data disk of `sizeGb` costs per day: the GB above FREE_DATA_DISK_GB at `priceFenPerGbDay`. */
+export function diskRateFenPerDay(sizeGb: number, priceFenPerGbDay: number): number {
+  return Math.max(0, sizeGb - FREE_DATA_DISK_GB) * priceFenPerGbDay;
+}
+
+/**
+ * The charge of a disk meter so far: round(rate × seconds / 86400) in fen, rounding halves up (no
+ * minimum: storage is billed for the time it is kept). Settling `diskCharge(now) − charged so far` at
+ * any moments makes the settlements add up to exactly the final charge.
+ */
+export function diskCharge(rateFenPerDay: number, seconds: number): number {
+  if (seconds <= 0 || rateFenPerDay <= 0) return 0;
+  return Math.floor((rateFenPerDay * seconds + 43_200) / 86_400);
 }
 
 /**
@@ -127,7 +177,17 @@ export type InstanceUserAction =
   | 'cancel_power_off'
   | 'renew'
   | 'auto_renew'
-  | 'switch_charging';
+  | 'switch_charging'
+  | 'change_gpu_num'
+  | 'reset'
+  | 'switch_image'
+  | 'save_image'
+  | 'extend_disk'
+  | 'shrink_disk'
+  | 'map_port'
+  | 'clone'
+  | 'keep_when_off'
+  | 'copy_data';
 
 /**
  * The statuses each action may start from (DESIGN §7 state machine): the server enforces them
@@ -137,16 +197,31 @@ export const INSTANCE_ACTION_STATES: Record<InstanceUserAction, readonly Instanc
   power_on: ['PoweredOff', 'Error'],
   power_off: ['PoweredOn', 'PoweredOnNoGPU'],
   release: ['PoweredOff', 'Error'],
-  rename: ['CreationStarted', 'PoweredOn', 'PoweredOnNoGPU', 'PoweredOff', 'Error', 'OutOfConnection'],
+  rename: ['CreationStarted', 'ResetStarted', 'PoweredOn', 'PoweredOnNoGPU', 'PoweredOff', 'Error', 'OutOfConnection'],
   update_pwd: ['PoweredOn', 'PoweredOnNoGPU'],
-  reveal_pwd: ['CreationStarted', 'PoweredOn', 'PoweredOnNoGPU', 'PoweredOff', 'Error', 'OutOfConnection'],
+  reveal_pwd: ['CreationStarted', 'ResetStarted', 'PoweredOn', 'PoweredOnNoGPU', 'PoweredOff', 'Error', 'OutOfConnection'],
   schedule_power_off: ['PoweredOn', 'PoweredOnNoGPU'],
-  cancel_power_off: ['CreationStarted', 'PoweredOn', 'PoweredOnNoGPU', 'PoweredOff', 'Error', 'OutOfConnection'],
+  cancel_power_off: ['CreationStarted', 'ResetStarted', 'PoweredOn', 'PoweredOnNoGPU', 'PoweredOff', 'Error', 'OutOfConnection'],
   renew: ['CreationStarted', 'PoweredOn', 'PoweredOff', 'Error', 'OutOfConnection'],
   auto_renew: ['CreationStarted', 'PoweredOn', 'PoweredOff', 'Error', 'OutOfConnection'],
   // Metered runs open and close with the machine, so the billing changes only while nothing is in flight.
   switch_charging: ['PoweredOn', 'PoweredOff'],
+  change_gpu_num: ['PoweredOff'],
+  // The system disk is rebuilt or read while the machine is stopped; the data disk is never touched.
+  reset: ['PoweredOff', 'Error'],
+  switch_image: ['PoweredOff', 'Error'],
+  save_image: ['PoweredOff'],
+  // A disk grows under a running machine; it shrinks only while nothing writes to it.
+  extend_disk: ['PoweredOn', 'PoweredOnNoGPU', 'PoweredOff'],
+  shrink_disk: ['PoweredOff'],
+  // Gateway configuration, not the machine: a port may be set up whatever the machine is doing.
+  // The disks are copied from a stopped machine, so what is copied is consistent.
+  clone: ['PoweredOff'],
+  keep_when_off: ['CreationStarted', 'ResetStarted', 'PoweredOn', 'PoweredOnNoGPU', 'PoweredOff', 'Error', 'OutOfConnection'],
+  map_port: ['CreationStarted', 'ResetStarted', 'PoweredOn', 'PoweredOnNoGPU', 'PoweredOff', 'Error', 'OutOfConnection'],
+  // Disk to disk in the data centre: the machines may be on or off, but must exist and be left alone meanwhile.
+  copy_data: ['PoweredOn', 'PoweredOnNoGPU', 'PoweredOff'],
 };
 
 /** Actions that do not touch the machine and may run while an operation is in flight. */
-export const INSTANCE_ACTIONS_ALONGSIDE_OPERATIONS: ReadonlySet<InstanceUserAction> = new Set(['rename', 'reveal_pwd', 'cancel_power_off', 'renew', 'auto_renew']);
+export const INSTANCE_ACTIONS_ALONGSIDE_OPERATIONS: ReadonlySet<InstanceUserAction> = new Set(['rename', 'reveal_pwd', 'cancel_power_off', 'renew', 'auto_renew', 'map_port', 'keep_when_off']);

@@ -8,3 +8,4 @@ export * from './dictionaries.js';
 export * from './compute.js';
 export * from './stock-alerts.js';
 export * from './ssh-keys.js';
+export * from './images.js';

@@ -11,6 +11,7 @@ export interface MachineSpec {
   hostId: string;
   /** GPUs to attach when it starts; 0 is no-GPU mode. */
   gpuNum: number;
+  /** A public image id, or the uid of a private image `saveImage` made. */
   imageId: string;
   cpuCores: number;
   memoryGb: number;
@@ -22,6 +23,11 @@ export interface MachineSpec {
    * to the user's keys leave existing machines alone.
    */
   authorizedKeys: string[];
+  /**
+   * A clone: the stopped machine whose system disk (and, with `copyData`, data disk) the new machine's
+   * disks are copied from, instead of a fresh system disk from `imageId` and an empty data disk.
+   */
+  cloneFrom?: { instanceId: string; copyData: boolean };
 }
 
 /** What the driver sees a machine doing. */
@@ -33,6 +39,8 @@ export type MachineState =
   | 'running'
   | 'stopping'
   | 'deleting'
+  /** The system disk is being rebuilt from an image (`reinstall`); the machine is stopped when it is done. */
+  | 'reinstalling'
   | 'error'
   | 'unreachable';
 
@@ -46,6 +54,19 @@ export interface ObservedMachine {
   gpuNum?: number;
   /** Where SSH reaches the machine. */
   ssh?: { host: string; port: number };
+  /** The image (reference as given to `create` / `reinstall`) the system disk was built from. */
+  image?: string;
+}
+
+/** What the registry holds of an image `saveImage` was asked for; `absent` when it knows no such image. */
+export type ImageState = 'saving' | 'ready' | 'failed' | 'absent';
+
+export interface ObservedImage {
+  state: ImageState;
+  /** For ready: the image's size in GB (what the owner's quota counts). */
+  sizeGb?: number;
+  /** For failed: why, in words the user can act on. */
+  reason?: string;
 }
 
 export interface ComputeDriver {
@@ -59,8 +80,58 @@ export interface ComputeDriver {
   destroy(instanceId: string): Promise<void>;
   /** Sets the root password inside the machine (for SSH). */
   setPassword(instanceId: string, password: string): Promise<void>;
+  /**
+   * Routes the zone's gateway to a port of the machine (a custom service): HTTP by host name
+   * `<instanceId>-<port>.<zone>.<gateway>`, TCP by `publicPort` of the gateway. Idempotent; setting
+   * the same port again replaces its protocol.
+   */
+  exposePort(instanceId: string, service: { port: number; protocol: 'http' | 'tcp'; publicPort: number | null }): Promise<void>;
+  /** Removes a custom service route (an absent one is left alone). */
+  unexposePort(instanceId: string, port: number): Promise<void>;
   /** What each machine is doing now; machines the driver does not know are `absent`. */
   observe(instanceIds: readonly string[]): Promise<Map<string, ObservedMachine>>;
+  /**
+   * Rebuilds the system disk of a stopped machine from `image` (a public image id, or the uid of a
+   * private image `saveImage` made); the data disk is kept, the machine stays stopped. `requestedAt`
+   * keys the request: a machine already rebuilt (or rebuilding) from `image` since then is left
+   * alone, so repeating the call is safe. From the moment it returns, `observe` reports
+   * `reinstalling` until the disk is rebuilt, then `stopped` with `image`.
+   */
+  reinstall(instanceId: string, image: string, requestedAt: Date): Promise<void>;
+  /** Saves a stopped machine's system disk as image `imageUid` in the registry (an image already saving or saved under that uid is left alone). */
+  saveImage(instanceId: string, imageUid: string): Promise<void>;
+  /** What the registry holds of each image; images it does not know are `absent`. */
+  observeImages(imageUids: readonly string[]): Promise<Map<string, ObservedImage>>;
+  /** Deletes an image from the registry (an absent one is left alone); machines built from it keep running. */
+  deleteImage(imageUid: string): Promise<void>;
+  /**
+   * Sets the data disk to `sizeGb` (the new total, not a delta): growing works running or stopped,
+   * shrinking only while stopped and never below what is used (refused with a `DriverError` naming the
+   * used size). A disk already of that size is left alone, so repeating the call is safe.
+   */
+  resizeDataDisk(instanceId: string, sizeGb: number): Promise<void>;
+  /** GB used on each machine's data disk (the last measured value while a machine is stopped); machines the driver does not know are missing from the map. */
+  dataDiskUsage(instanceIds: readonly string[]): Promise<Map<string, number>>;
+  /**
+   * Copies `path` (a file or directory on the data disk) from one machine's data disk to the same path
+   * on another's, overwriting what is there; both machines may be running or stopped. Keyed by
+   * `taskUid`: a copy already started under it is left alone. Refused with a `DriverError` when the
+   * source holds nothing at `path`, the target's disk lacks the space (naming both sizes), or a host
+   * fails (retryable when it cannot be asked).
+   */
+  copyData(taskUid: string, fromInstanceId: string, toInstanceId: string, path: string): Promise<void>;
+  /** Where each copy stands; copies the driver does not know are `absent`. */
+  observeCopies(taskUids: readonly string[]): Promise<Map<string, ObservedCopy>>;
+}
+
+/** What the machines report of a data copy. */
+export interface ObservedCopy {
+  state: 'running' | 'done' | 'failed' | 'absent';
+  /** GB the copy moves in all, and GB moved so far (both 0 when absent). */
+  totalGb: number;
+  copiedGb: number;
+  /** For failed: why, in words the user can act on. */
+  reason?: string;
 }
 
 /** A refusal by the machines (host full, host failing): the reconciler records it on the instance. */

@@ -1,14 +1,14 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import { USAGE_CHARGING_RULE_ID, type GpuMode, type InstanceOperation } from '@slg/shared';
+import { isPrivateImageId, USAGE_CHARGING_RULE_ID, type GpuMode, type InstanceOperation } from '@slg/shared';
 import type { AppDeps } from '../deps.js';
 import type { Transaction } from '../db/client.js';
-import { gpuModels, hosts, instanceEvents, instances } from '../db/schema/index.js';
+import { gpuModels, hosts, instanceEvents, instancePorts, instances, privateImages, publicImages } from '../db/schema/index.js';
 import { settleRun, type InstanceRow } from '../modules/rental/metering.js';
 import { openRootPassword } from '../modules/rental/password.js';
 import { hourlyRateFen } from '../modules/rental/pricing.js';
 import { priceSourceOf } from '../modules/rental/views.js';
 import { authorizedKeysByCreator } from '../modules/ssh-keys/repository.js';
-import { DriverError, type MachineSpec, type ObservedMachine } from './driver.js';
+import { DriverError, type MachineSpec, type ObservedImage, type ObservedMachine } from './driver.js';
 import { gpusKeptWhenOff, RUNNING_STATUSES, statusAfter } from './state-machine.js';
 
 export interface ReconcilerOptions {
@@ -23,17 +23,42 @@ export interface ReconcilerOptions {
 const DEFAULTS: ReconcilerOptions = { batch: 50, leaseSeconds: 30, operationTimeoutSeconds: 15 * 60 };
 
 /** What the machine must be doing for each operation to be done. */
-const TARGET_STATE = { create: 'running', power_on: 'running', power_off: 'stopped', release: 'absent' } as const;
+const TARGET_STATE = { create: 'running', power_on: 'running', power_off: 'stopped', release: 'absent', reset: 'stopped', save_image: 'stopped' } as const;
 
-const EVENT_OF: Record<InstanceOperation, string> = { create: 'CREATE', power_on: 'POWER_ON', power_off: 'POWER_OFF', release: 'RELEASE' };
+const EVENT_OF: Record<InstanceOperation, string> = {
+  create: 'CREATE',
+  power_on: 'POWER_ON',
+  power_off: 'POWER_OFF',
+  release: 'RELEASE',
+  reset: 'RESET_SYSTEM',
+  save_image: 'SAVE_IMAGE',
+};
 const DONE_TEXT: Record<InstanceOperation, string> = {
   create: '创建完成，开始按量计费',
   power_on: '开机完成，开始计费',
   power_off: '关机完成',
   release: '释放完成，数据已删除',
+  reset: '重置系统完成：系统盘已按镜像重建，数据盘保留',
+  save_image: '保存镜像完成',
+};
+const FAILED_TEXT: Record<InstanceOperation, string> = {
+  create: '创建失败',
+  power_on: '开机失败',
+  power_off: '关机失败',
+  release: '释放失败',
+  reset: '重置系统失败',
+  save_image: '保存镜像失败',
 };
 
-type Outcome = { kind: 'done'; observed: ObservedMachine } | { kind: 'wait'; retryInSeconds: number } | { kind: 'failed'; reason: string; unreachable: boolean };
+type Outcome =
+  | { kind: 'done'; observed: ObservedMachine; image?: ObservedImage }
+  | { kind: 'wait'; retryInSeconds: number }
+  | { kind: 'failed'; reason: string; unreachable: boolean };
+
+/** A reset to another image than the instance runs is a switch (更换镜像): same operation, its own event. */
+function isImageSwitch(instance: InstanceRow): boolean {
+  return instance.operation === 'reset' && instance.operationArg !== null && instance.operationArg !== instance.imageId;
+}
 
 /**
  * Brings the machines to what the database wants (DESIGN §7). Each pass claims instances with an
@@ -95,38 +120,93 @@ export class Reconciler {
       instanceId: instance.instanceId,
       hostId: instance.hostId,
       gpuNum,
-      imageId: instance.imageId,
+      // A private image is known to the driver by its uid.
+      imageId: (await this.imageRefOf(instance.imageId)) ?? instance.imageId,
       cpuCores: (host?.cpuPerGpu ?? 1) * instance.gpuNum,
       memoryGb: (host?.memoryGbPerGpu ?? 1) * instance.gpuNum,
       dataDiskGb: instance.dataDiskGb,
       rootPassword: openRootPassword(this.deps.config.jwtSecret, instance.rootPasswordEnc),
       authorizedKeys,
+      ...(instance.cloneSourceRowId ? { cloneFrom: { instanceId: await this.instanceIdOf(instance.cloneSourceRowId), copyData: instance.cloneCopyData } } : {}),
     };
+  }
+
+  /**
+   * What the driver knows an image by: a public image by its id, a private one by its uid (the key
+   * `saveImage` stored it under). Deleted private images still resolve: the registry then refuses.
+   */
+  private async imageRefOf(imageId: string): Promise<string | null> {
+    if (!isPrivateImageId(imageId)) return imageId;
+    const [image] = await this.db.select({ uid: privateImages.uid }).from(privateImages).where(eq(privateImages.imageId, imageId));
+    return image?.uid ?? null;
+  }
+
+  private async instanceIdOf(rowId: number): Promise<string> {
+    const [row] = await this.db.select({ instanceId: instances.instanceId }).from(instances).where(eq(instances.id, rowId));
+    return row?.instanceId ?? '';
+  }
+
+  /**
+   * A move (clone with `releaseSource`) ran: the source is released now, as a user's release would,
+   * if it is still off and idle; otherwise it stays and its events say why.
+   */
+  private async releaseCloneSource(tx: Transaction, clone: InstanceRow): Promise<void> {
+    if (!clone.cloneSourceRowId) return;
+    const [source] = await tx.select().from(instances).where(eq(instances.id, clone.cloneSourceRowId)).for('update');
+    if (!source || source.releasedAt) return;
+    const now = this.deps.now();
+    if (!['PoweredOff', 'Error'].includes(source.status) || source.operation !== null) {
+      await this.event(tx, source, 'RELEASE', source.status, `迁移到实例 ${clone.instanceId} 已完成，但本实例状态已变化，未自动释放`);
+      return;
+    }
+    await tx
+      .update(instances)
+      .set({ status: 'DestroyStarted', operation: 'release', operationMode: null, operationStartedAt: now, operationAttempts: 0, operationLeaseUntil: null, updatedAt: now })
+      .where(eq(instances.id, source.id));
+    await tx.delete(instancePorts).where(eq(instancePorts.instanceRowId, source.id));
+    await this.event(tx, source, 'RELEASE', 'DestroyStarted', `已迁移到实例 ${clone.instanceId}，释放原实例，系统盘与数据盘数据将被删除`);
   }
 
   /** Asks the driver for the operation (again: it is idempotent) and looks at where the machine is. */
   private async attempt(instance: InstanceRow, keysByCreator: ReadonlyMap<number, string[]>): Promise<Outcome> {
     const operation = instance.operation as InstanceOperation;
     const driver = this.deps.compute.driver;
+    // Reset rebuilds from an image and save_image writes one: both need the driver's name for it.
+    const imageRef = operation === 'reset' || operation === 'save_image' ? await this.imageRefOf(instance.operationArg ?? '') : null;
+    if ((operation === 'reset' || operation === 'save_image') && imageRef === null) return { kind: 'failed', reason: '镜像不存在', unreachable: false };
     try {
       if (operation === 'create') await driver.create(await this.specOf(instance, keysByCreator.get(instance.creatorId) ?? []));
       if (operation === 'power_on') await driver.start(instance.instanceId, instance.operationMode === 'nogpu' ? 0 : instance.gpuNum);
       if (operation === 'power_off') await driver.stop(instance.instanceId);
       if (operation === 'release') await driver.destroy(instance.instanceId);
+      if (operation === 'reset' && imageRef) await driver.reinstall(instance.instanceId, imageRef, instance.operationStartedAt ?? this.deps.now());
+      if (operation === 'save_image' && imageRef) await driver.saveImage(instance.instanceId, imageRef);
     } catch (error) {
       if (!(error instanceof DriverError)) throw error;
       if (!error.retryable) return { kind: 'failed', reason: error.message, unreachable: false };
       return this.timedOut(instance) ? { kind: 'failed', reason: error.message, unreachable: true } : { kind: 'wait', retryInSeconds: this.backoff(instance) };
     }
+    if (operation === 'save_image' && imageRef) return this.imageOutcome(instance, imageRef);
     const observed = (await driver.observe([instance.instanceId])).get(instance.instanceId) ?? { state: 'absent' };
     const target = TARGET_STATE[operation];
-    if (observed.state === target) return { kind: 'done', observed };
+    // A reset is done once the machine is stopped on the image asked for (it reports reinstalling until then).
+    if (observed.state === target && (operation !== 'reset' || observed.image === imageRef)) return { kind: 'done', observed };
     if (observed.state === 'error') return { kind: 'failed', reason: observed.reason ?? '主机故障', unreachable: false };
     if (observed.state === 'absent' && operation !== 'create') return { kind: 'failed', reason: '容器已不存在', unreachable: false };
     if (this.timedOut(instance)) {
       const unreachable = observed.state === 'unreachable';
       return { kind: 'failed', reason: unreachable ? (observed.reason ?? '主机失联') : '操作超时', unreachable };
     }
+    return { kind: 'wait', retryInSeconds: 1 };
+  }
+
+  /** Where a save stands: ready is done (with the size), failed or lost fails, saving waits. */
+  private async imageOutcome(instance: InstanceRow, imageUid: string): Promise<Outcome> {
+    const image = (await this.deps.compute.driver.observeImages([imageUid])).get(imageUid) ?? { state: 'absent' };
+    if (image.state === 'ready') return { kind: 'done', observed: { state: 'stopped' }, image };
+    if (image.state === 'failed') return { kind: 'failed', reason: image.reason ?? '镜像保存失败', unreachable: false };
+    if (image.state === 'absent') return { kind: 'failed', reason: '镜像保存失败：镜像仓库中没有该镜像', unreachable: false };
+    if (this.timedOut(instance)) return { kind: 'failed', reason: '操作超时', unreachable: false };
     return { kind: 'wait', retryInSeconds: 1 };
   }
 
@@ -156,7 +236,7 @@ export class Reconciler {
         return false;
       }
       if (outcome.kind === 'failed') await this.fail(tx, instance, outcome.reason, outcome.unreachable);
-      else await this.complete(tx, instance, outcome.observed);
+      else await this.complete(tx, instance, outcome.observed, outcome.image);
       return true;
     });
   }
@@ -171,6 +251,16 @@ export class Reconciler {
       actorId: null,
       createdAt: this.deps.now(),
     });
+  }
+
+  /** How the instance list names an image: a public image's name, a private image's name, else its id. */
+  private async imageNameOf(tx: Transaction, imageId: string): Promise<string> {
+    if (isPrivateImageId(imageId)) {
+      const [image] = await tx.select({ name: privateImages.name }).from(privateImages).where(eq(privateImages.imageId, imageId));
+      return image?.name ?? imageId;
+    }
+    const [image] = await tx.select({ name: publicImages.name }).from(publicImages).where(eq(publicImages.id, imageId));
+    return image?.name ?? imageId;
   }
 
   /** Gives an instance's GPUs (and, when released, its disk) back to its host. */
@@ -197,10 +287,34 @@ export class Reconciler {
     return hourlyRateFen(priceSourceOf(row.host, row.modelPrice), instance.gpuNum, mode, this.deps.config.compute.noGpuPriceFen);
   }
 
-  private async complete(tx: Transaction, instance: InstanceRow, observed: ObservedMachine): Promise<void> {
+  private async complete(tx: Transaction, instance: InstanceRow, observed: ObservedMachine, image?: ObservedImage): Promise<void> {
     const operation = instance.operation as InstanceOperation;
     const now = this.deps.now();
-    const cleared = { operation: null, operationMode: null, operationStartedAt: null, operationAttempts: 0, operationLeaseUntil: null, updatedAt: now };
+    const cleared = { operation: null, operationMode: null, operationArg: null, operationStartedAt: null, operationAttempts: 0, operationLeaseUntil: null, updatedAt: now };
+    if (operation === 'reset') {
+      // From Error the machine may still hold GPUs: it ends stopped, so they go as at a power-off.
+      const kept = gpusKeptWhenOff(instance);
+      await this.returnToHost(tx, instance, { gpus: instance.gpuHeld - kept, diskGb: 0 });
+      const imageId = instance.operationArg ?? instance.imageId;
+      await tx
+        .update(instances)
+        .set({ ...cleared, status: 'PoweredOff', imageId, gpuHeld: kept, poweredOffAt: instance.poweredOffAt ?? now, statusReason: null })
+        .where(eq(instances.id, instance.id));
+      const detail = isImageSwitch(instance) ? `更换镜像完成：系统盘已按「${await this.imageNameOf(tx, imageId)}」重建，数据盘保留` : DONE_TEXT.reset;
+      await this.event(tx, instance, isImageSwitch(instance) ? 'SWITCH_IMAGE' : 'RESET_SYSTEM', 'PoweredOff', detail);
+      return;
+    }
+    if (operation === 'save_image') {
+      const sizeGb = image?.sizeGb ?? 0;
+      const [saved] = await tx
+        .update(privateImages)
+        .set({ status: 'ready', sizeGb, statusReason: null, updatedAt: now })
+        .where(and(eq(privateImages.imageId, instance.operationArg ?? ''), eq(privateImages.status, 'saving')))
+        .returning({ name: privateImages.name });
+      await tx.update(instances).set(cleared).where(eq(instances.id, instance.id));
+      await this.event(tx, instance, 'SAVE_IMAGE', instance.status, `${DONE_TEXT.save_image}：${saved?.name ?? instance.operationArg ?? ''}（${sizeGb} GB）`);
+      return;
+    }
     if (operation === 'create' || operation === 'power_on') {
       const mode: GpuMode = instance.operationMode === 'nogpu' ? 'nogpu' : 'gpu';
       const status = statusAfter(operation, mode);
@@ -226,6 +340,7 @@ export class Reconciler {
         })
         .where(eq(instances.id, instance.id));
       await this.event(tx, instance, EVENT_OF[operation], status, mode === 'nogpu' ? `${DONE_TEXT[operation]}（无卡模式）` : DONE_TEXT[operation]);
+      if (operation === 'create' && instance.cloneReleasesSource) await this.releaseCloneSource(tx, instance);
       return;
     }
     if (operation === 'power_off') {
@@ -256,22 +371,32 @@ export class Reconciler {
     await settleRun(tx, instance, now, { close: true });
     const startFailed = operation === 'create' || operation === 'power_on';
     if (startFailed) await this.returnToHost(tx, instance, { gpus: instance.gpuHeld, diskGb: 0 });
-    const status = unreachable ? 'OutOfConnection' : 'Error';
+    // A save that failed leaves a sound stopped machine: only the image failed.
+    const saveFailed = operation === 'save_image';
+    const status = unreachable ? 'OutOfConnection' : saveFailed ? 'PoweredOff' : 'Error';
+    const failedText = `${isImageSwitch(instance) ? '更换镜像失败' : FAILED_TEXT[operation]}：${reason}`;
+    if (saveFailed) {
+      await tx
+        .update(privateImages)
+        .set({ status: 'failed', statusReason: reason, updatedAt: now })
+        .where(and(eq(privateImages.imageId, instance.operationArg ?? ''), eq(privateImages.status, 'saving')));
+    }
     await tx
       .update(instances)
       .set({
         status,
-        statusReason: reason,
+        statusReason: saveFailed ? failedText : reason,
         gpuHeld: startFailed ? 0 : instance.gpuHeld,
         operation: null,
         operationMode: null,
+        operationArg: null,
         operationStartedAt: null,
         operationAttempts: 0,
         operationLeaseUntil: null,
         updatedAt: now,
       })
       .where(eq(instances.id, instance.id));
-    await this.event(tx, instance, EVENT_OF[operation], status, `${DONE_TEXT[operation].slice(0, 2)}失败：${reason}`);
+    await this.event(tx, instance, isImageSwitch(instance) ? 'SWITCH_IMAGE' : EVENT_OF[operation], status, failedText);
   }
 
   /**

@@ -29,6 +29,16 @@ const ACTION_LABELS: Record<UserAction, string> = {
   renew: '续费',
   auto_renew: '设置自动续费',
   switch_charging: '变更计费方式',
+  change_gpu_num: '变更GPU数量',
+  reset: '重置系统',
+  switch_image: '更换镜像',
+  save_image: '保存镜像',
+  extend_disk: '扩容数据盘',
+  shrink_disk: '缩容数据盘',
+  map_port: '设置自定义服务',
+  clone: '克隆',
+  keep_when_off: '设置保留实例',
+  copy_data: '跨实例拷贝',
 };
 
 /** States from which each action may start (and then only with no operation in flight, unless said). */
@@ -71,6 +81,8 @@ export function statusAfter(operation: InstanceOperation, gpuMode: string): Inst
     case 'power_on':
       return gpuMode === 'nogpu' ? 'PoweredOnNoGPU' : 'PoweredOn';
     case 'power_off':
+    case 'reset':
+    case 'save_image':
       return 'PoweredOff';
     case 'release':
       return null;

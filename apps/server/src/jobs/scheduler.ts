@@ -7,6 +7,8 @@ import type { AppDeps } from '../deps.js';
 import { RechargeService } from '../modules/billing/recharges.js';
 import { PackageService } from '../modules/rental/packages.js';
 import { InstanceBillingJobs } from '../modules/rental/billing-jobs.js';
+import { meterOpenDisks } from '../modules/rental/disks.js';
+import { CopyDataService } from '../modules/rental/copy-data.js';
 import { StockAlertService } from '../modules/subscriptions/service.js';
 import { pruneAttemptWindows } from '../modules/security/attempts.js';
 import { LONGEST_ATTEMPT_WINDOW_SECONDS } from '../modules/security/rules.js';
@@ -34,6 +36,10 @@ export function platformJobs(deps: AppDeps): PeriodicJob[] {
     { name: 'watch-instances', everyMs: 15_000, exclusive: true, run: () => new Reconciler(deps).watch() },
     // Every open run settled up to now, then wallets below zero power off their pay-as-you-go instances.
     { name: 'meter-instances', everyMs: 60_000, exclusive: true, run: () => instanceBilling.meterAndEnforce() },
+    // Data disks above the free 50 GB settled up to now; released instances' disk meters closed at their release.
+    { name: 'meter-disks', everyMs: 10 * 60_000, exclusive: true, run: () => meterOpenDisks(deps.database.db, deps.now()) },
+    // 跨实例拷贝: running copies' progress recorded, finished ones marked done or failed.
+    { name: 'copy-data', everyMs: 3_000, exclusive: true, run: () => new CopyDataService(deps).observeRunning() },
     // Scheduled power-offs fire within 15 seconds of their time.
     { name: 'scheduled-power-off', everyMs: 15_000, exclusive: true, run: () => instanceBilling.powerOffScheduled() },
     // Packages at their end: renewed from the balance when asked, else powered off and pay-as-you-go.

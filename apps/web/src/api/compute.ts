@@ -165,6 +165,8 @@ export interface InstanceView {
   cpuCores: number;
   memoryGb: number;
   dataDiskGb: number;
+  /** What the data disk above the free 50 GB costs per day, fen (0: not billed). */
+  diskRateFenPerDay: number;
   chargingRuleId: number;
   imageId: string;
   imageName: string;
@@ -177,12 +179,27 @@ export interface InstanceView {
   poweredOffAt: string | null;
   /** When a powered-off instance will be released automatically. */
   releaseAt: string | null;
+  /** 保留实例: kept past the automatic release, its disks paid a day at a time. */
+  keepWhenOff: boolean;
+  /** The end of the days of keeping paid so far. */
+  retainedUntil: string | null;
   /** When a day / week / month package ends; null for pay-as-you-go. */
   expiresAt: string | null;
   autoRenew: boolean;
   /** A power-off the user scheduled. */
   scheduledPowerOffAt: string | null;
+  /** A 跨实例拷贝 running from or into the instance (the server always sends it; null when none runs). */
+  copyTask?: RunningCopy | null;
   createdAt: string;
+}
+
+/** What the instance list shows of a running 跨实例拷贝. */
+export interface RunningCopy {
+  /** source: this instance is copied from; target: copied into. */
+  role: 'source' | 'target';
+  peerInstanceId: string;
+  progress: number;
+  path: string;
 }
 
 export interface InstanceListQuery {
@@ -228,7 +245,8 @@ export function isTransitional(instance: Pick<InstanceView, 'status' | 'operatio
 }
 
 export function instancesPollInterval(page: Page<InstanceView> | undefined): number {
-  return page?.list.some(isTransitional) ? INSTANCES_FAST_POLL_MS : INSTANCES_SLOW_POLL_MS;
+  // A running 跨实例拷贝 moves its progress on the row: polled fast as well.
+  return page?.list.some((instance) => isTransitional(instance) || Boolean(instance.copyTask)) ? INSTANCES_FAST_POLL_MS : INSTANCES_SLOW_POLL_MS;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -324,6 +342,95 @@ export function updateChargingRule(
   });
 }
 
+/** What changing an instance's GPU count costs (package: payable / refund) or makes its hourly rate. */
+export interface GpuCountQuote {
+  fromGpuNum: number;
+  toGpuNum: number;
+  maxGpuNum: number;
+  hostFreeGpus: number;
+  hourlyFen: number;
+  payable: number;
+  refund: number;
+  expiresAt: string | null;
+}
+
+/** Silent: the page shows a refused quote in place. */
+export function gpuCountPrepay(instanceId: string, gpuNum: number): Promise<GpuCountQuote> {
+  return request<GpuCountQuote>({ method: 'POST', url: '/rental/change_gpu_num/prepay', data: { instanceId, gpuNum }, silent: true });
+}
+
+export function changeGpuCount(input: { instanceId: string; gpuNum: number }, idempotencyKey: string): Promise<GpuCountQuote & { orderId: string | null }> {
+  return request<GpuCountQuote & { orderId: string | null }>({
+    method: 'POST',
+    url: '/rental/change_gpu_num',
+    data: input,
+    headers: idempotencyHeaders(idempotencyKey),
+  });
+}
+
+/** A clone of a stopped instance (`/rental/clone` in its region, `/rental/clone/v2` across regions). */
+export interface CloneBody {
+  instanceId: string;
+  hostId: string;
+  gpuNum: number;
+  chargingRuleId: number;
+  rentAmount?: number;
+  name?: string;
+  copyData: boolean;
+  releaseSource?: boolean;
+}
+
+export interface ClonePrepayResult extends PrepayResult {
+  dataDiskGb: number;
+  diskRateFenPerDay: number;
+  sourceInstanceId: string;
+}
+
+const clonePath = (crossRegion: boolean) => (crossRegion ? '/rental/clone/v2' : '/rental/clone');
+
+/** Silent: the dialog shows a refused price in place. */
+export function clonePrepay(body: CloneBody, crossRegion: boolean): Promise<ClonePrepayResult> {
+  return request<ClonePrepayResult>({ method: 'POST', url: `${clonePath(crossRegion)}/prepay`, data: body, silent: true });
+}
+
+export function cloneInstance(body: CloneBody, crossRegion: boolean, idempotencyKey: string): Promise<CreatedInstance> {
+  return request<CreatedInstance>({ method: 'POST', url: clonePath(crossRegion), data: body, headers: idempotencyHeaders(idempotencyKey) });
+}
+
+export function setKeepWhenOff(instanceId: string, keep: boolean): Promise<{ keepWhenOff: boolean; rateFenPerDay: number }> {
+  return request<{ keepWhenOff: boolean; rateFenPerDay: number }>({ method: 'PUT', url: '/rental/keep_when_off', data: { instanceId, keep } });
+}
+
+/** A custom service port (自定义服务): protocol 1 HTTP (an https address), 2 TCP (gateway host:port). */
+export interface InstancePort {
+  port: number;
+  protocol: 1 | 2;
+  protocolName: string;
+  address: string;
+  createdAt: string;
+}
+
+export function fetchInstancePorts(instanceId: string): Promise<InstancePort[]> {
+  return request<InstancePort[]>({ url: '/rental/ports', params: { instanceId }, silent: true });
+}
+
+/** Silent: the dialog shows a refusal on its form. */
+export function mapInstancePort(input: { instanceId: string; port: number; protocol: 1 | 2 }): Promise<InstancePort> {
+  return request<InstancePort>({ method: 'POST', url: '/rental/map_port', data: input, silent: true });
+}
+
+export function updatePortProtocol(input: { instanceId: string; port: number; protocol: 1 | 2 }): Promise<InstancePort> {
+  return request<InstancePort>({ method: 'PUT', url: '/rental/update_custom_service_protocol', data: input });
+}
+
+export function removeInstancePort(instanceId: string, port: number): Promise<null> {
+  return request<null>({ method: 'DELETE', url: '/rental/map_port', params: { instanceId, port } });
+}
+
+export function useInstancePortsQuery(instanceId: string, enabled: boolean) {
+  return useQuery({ queryKey: [...queryKeys.instances, 'ports', instanceId] as const, queryFn: () => fetchInstancePorts(instanceId), enabled });
+}
+
 export function renameInstance(instanceId: string, name: string): Promise<InstanceView> {
   return request<InstanceView>({ method: 'PUT', url: '/rental/name', data: { instanceId, name } });
 }
@@ -373,6 +480,25 @@ export function useMarketOverviewQuery(chargingRuleId: number) {
   });
 }
 
+/** The platform's fees besides the GPUs (`GET /meta/fees`, set by the operator). */
+export interface PlatformFees {
+  noGpuPricePerHourFen: number;
+  diskPriceFenPerGbDay: number;
+  freeDataDiskGb: number;
+  systemDiskGb: number;
+  privateImageQuotaGb: number;
+  balanceCoverHours: number;
+  autoReleaseDays: number;
+}
+
+export function usePlatformFeesQuery() {
+  return useQuery({
+    queryKey: ['meta', 'fees'] as const,
+    queryFn: () => request<PlatformFees>({ url: '/meta/fees', silent: true }),
+    staleTime: 10 * 60_000,
+  });
+}
+
 /** One host of the market by id; null when it is gone (delisted by the operator, or a stale link). */
 export function useMarketHostQuery(hostId: string | undefined, chargingRuleId: number) {
   const query: MarketQuery = { page: 1, pageSize: 1, chargingRuleId, sort: 'price', hostId };
@@ -400,6 +526,18 @@ export function useRefundPreviewQuery(rentalUid: string | null) {
     queryKey: [...queryKeys.instances, 'refund-preview', rentalUid] as const,
     queryFn: () => fetchRefundPreview(rentalUid as string),
     enabled: rentalUid !== null,
+    refetchInterval: 60_000,
+    retry: false,
+  });
+}
+
+/** The quote for `gpuNum` GPUs, refreshed each minute (a package's remaining hours change). */
+export function useGpuCountQuoteQuery(instanceId: string, gpuNum: number | null) {
+  return useQuery({
+    queryKey: [...queryKeys.instances, 'gpu-count-prepay', instanceId, gpuNum] as const,
+    queryFn: () => gpuCountPrepay(instanceId, gpuNum as number),
+    enabled: gpuNum !== null,
+    placeholderData: keepPreviousData,
     refetchInterval: 60_000,
     retry: false,
   });

@@ -7,6 +7,8 @@ export const queryKeys = {
   instances: ['instances'] as const,
   /** SSH公钥 (api/sshKeys.ts). */
   sshKeys: ['ssh-keys'] as const,
+  /** 我的镜像: private images and their quota (api/images.ts). */
+  privateImages: ['private-images'] as const,
   /** 到货提醒: the caller's stock alerts (api/subscriptions.ts). */
   stockAlerts: ['stock-alerts'] as const,
 } as const;

@@ -44,6 +44,9 @@ const BUILT = [
   '/ctrl-container-instances/containerInstances', '/ctrl-container-instances/createInstances',
   // issue 8: SSH keys and monitoring
   '/ctrl-container-instances/sshSet', '/ctrl-container-instances/instance-monitoring',
+  '/ctrl-container-instances/upDownSetting', '/ctrl-container-instances/priceDetail',
+  // issue 8: private images
+  '/ctrl-mirror-image/mirrorImage',
 ];
 
 describe('route table', () => {
@@ -113,6 +116,7 @@ describe('menus', () => {
       '/ctrl-overview/overview',
       '/computility-market',
       '/ctrl-container-instances',
+      '/ctrl-mirror-image/mirrorImage',
       '/ctrl-cost-center/cost-center',
     ]);
     expect(headerMenu().map((entry) => entry.key)).toEqual(['/', '/about', '/computility-market']);
@@ -125,6 +129,7 @@ describe('menus', () => {
       '/ctrl-overview/overview',
       '/computility-market',
       '/ctrl-container-instances',
+      '/ctrl-mirror-image/mirrorImage',
       '/ctrl-cost-center/cost-center',
     ]);
     // 算力市场 is a sub-account page (spec §2): every sub-account sees it.

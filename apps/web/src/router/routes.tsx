@@ -107,6 +107,10 @@ const ContainerInstancesPage = lazyPage(() => import('../pages/ctrl-container-in
 const CreateInstancePage = lazyPage(() => import('../pages/ctrl-container-instances/createInstances/index'));
 const SshSetPage = lazyPage(() => import('../pages/ctrl-container-instances/sshSet/index'));
 const InstanceMonitoringPage = lazyPage(() => import('../pages/ctrl-container-instances/instance-monitoring/index'));
+const UpDownSettingPage = lazyPage(() => import('../pages/ctrl-container-instances/upDownSetting/index'));
+const PriceDetailPage = lazyPage(() => import('../pages/ctrl-container-instances/priceDetail/index'));
+// 我的镜像 (issue 8).
+const MirrorImagePage = lazyPage(() => import('../pages/ctrl-mirror-image/mirrorImage/index'));
 
 /** Where a sign-in lands without a `redirect` query. */
 export const CONSOLE_HOME_PATH = '/ctrl-overview/overview';
@@ -212,12 +216,16 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: 'payByVolume', meta: { title: '转按量计费', activeMenu: '/ctrl-container-instances/containerInstances' } },
       { path: 'renew', meta: { title: '续费', activeMenu: '/ctrl-container-instances/containerInstances' } },
       { path: 'sshSet', meta: { title: 'SSH公钥', sidebar: true }, page: SshSetPage },
-      { path: 'upDownSetting', meta: { title: '升降配置', activeMenu: '/ctrl-container-instances/containerInstances' } },
+      {
+        path: 'upDownSetting',
+        meta: { title: '升降配置', activeMenu: '/ctrl-container-instances/containerInstances' },
+        page: UpDownSettingPage,
+      },
       {
         path: 'yearMonthPackages',
         meta: { title: '包年包月', activeMenu: '/ctrl-container-instances/containerInstances' },
       },
-      { path: 'priceDetail', meta: { title: '价格详情', activeMenu: '/ctrl-container-instances/containerInstances' } },
+      { path: 'priceDetail', meta: { title: '价格详情', activeMenu: '/ctrl-container-instances/containerInstances' }, page: PriceDetailPage },
     ],
   },
   {
@@ -244,6 +252,7 @@ export const ROUTE_TABLE: RouteNode[] = [
   {
     path: '/ctrl-mirror-image/mirrorImage',
     meta: { title: '我的镜像', layout: 'dashboard', console: true, sidebar: true, permission: 'MIRROR', icon: 'image' },
+    page: MirrorImagePage,
   },
   {
     path: '/ctrl-data-set/data-set',

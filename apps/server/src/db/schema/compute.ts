@@ -7,6 +7,7 @@ import {
   index,
   integer,
   pgTable,
+  real,
   smallint,
   text,
   timestamp,
@@ -113,6 +114,8 @@ export const instances = pgTable(
     operationAttempts: integer('operation_attempts').notNull().default(0),
     /** A reconciler working on the operation holds it until then (one process at a time, taken over after a crash). */
     operationLeaseUntil: at('operation_lease_until'),
+    /** What the operation works with: the image of a reset / switch_image, the private image id of a save_image. */
+    operationArg: varchar('operation_arg', { length: 96 }),
     sshHost: varchar('ssh_host', { length: 128 }),
     sshPort: integer('ssh_port'),
     /** AES-256-GCM, key derived from the JWT secret: the owner can read it back. */
@@ -134,6 +137,30 @@ export const instances = pgTable(
     packageStartedAt: at('package_started_at'),
     /** A power-off the user scheduled (`POST /rental/power_off {at}`); cleared when it fires or is cancelled. */
     scheduledPowerOffAt: at('scheduled_power_off_at'),
+    /**
+     * The data disk beyond the free 50 GB is metered per GB per day like a run (docs/decisions.md
+     * "Disk"): the daily rate, since when it runs, what was settled of it, and the PLACED EXPAND_DISK
+     * order the settlements post to. A rate of 0 means nothing is metered.
+     */
+    diskRateFenPerDay: integer('disk_rate_fen_per_day').notNull().default(0),
+    diskMeterStartedAt: at('disk_meter_started_at'),
+    diskChargedFen: bigint('disk_charged_fen', { mode: 'number' }).notNull().default(0),
+    diskOrderId: bigint('disk_order_id', { mode: 'number' }),
+    /**
+     * A clone: the instance whose disks it was made from, whether the data disk came along, and
+     * whether the source is released once the clone runs (a move off a full host).
+     */
+    cloneSourceRowId: bigint('clone_source_row_id', { mode: 'number' }),
+    cloneCopyData: boolean('clone_copy_data').notNull().default(false),
+    cloneReleasesSource: boolean('clone_releases_source').notNull().default(false),
+    /**
+     * 保留实例: an instance off for AUTO_RELEASE_DAYS is kept instead of released while its disks'
+     * storage is paid a day at a time; `retainedUntil` is the end of the last day paid, and the
+     * PLACED order those days post to.
+     */
+    keepWhenOff: boolean('keep_when_off').notNull().default(false),
+    retainedUntil: at('retained_until'),
+    retentionOrderId: bigint('retention_order_id', { mode: 'number' }),
     releasedAt: at('released_at'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -147,6 +174,7 @@ export const instances = pgTable(
     index('instances_metered_idx').on(t.walletId).where(sql`${t.runStartedAt} is not null`),
     index('instances_powered_off_idx').on(t.poweredOffAt).where(sql`${t.status} = 'PoweredOff' and ${t.releasedAt} is null`),
     index('instances_expiry_idx').on(t.expiresAt).where(sql`${t.expiresAt} is not null and ${t.releasedAt} is null`),
+    index('instances_disk_meter_idx').on(t.diskMeterStartedAt).where(sql`${t.diskMeterStartedAt} is not null`),
     index('instances_scheduled_off_idx').on(t.scheduledPowerOffAt).where(sql`${t.scheduledPowerOffAt} is not null`),
     check('instances_gpu', sql`${t.gpuNum} >= 1 and ${t.gpuHeld} >= 0 and ${t.gpuHeld} <= ${t.gpuNum}`),
     check('instances_run', sql`${t.runChargedFen} >= 0 and ${t.runRateFen} >= 0`),
@@ -189,8 +217,75 @@ export const simMachines = pgTable('sim_machines', {
   sshPort: integer('ssh_port').notNull(),
   /** The OpenSSH public keys written to the machine's authorized_keys when it was created. */
   authorizedKeys: text('authorized_keys').array().notNull().default(sql`'{}'::text[]`),
+  /** What the data disk holds (GB): grows with use in the simulation, and is what a shrink may not go below. */
+  dataDiskUsedGb: integer('data_disk_used_gb').notNull().default(0),
   updatedAt: updatedAt(),
 });
+
+/** Images the simulated data centre is saving or keeps (a registry's truth, seen only by the sim driver). */
+export const simImages = pgTable('sim_images', {
+  uid: uuid('uid').primaryKey(),
+  instanceId: varchar('instance_id', { length: 32 }).notNull(),
+  state: varchar('state', { length: 16 }).notNull(),
+  sizeGb: real('size_gb').notNull(),
+  readyAt: at('ready_at').notNull(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A user's own image, saved from an instance's system disk. `imageId` (`img-…`) is what instances and
+ * the API name; `uid` is the imageUId sharing names. `sizeGb` counts against the 30 GB free per
+ * account once it is ready. Deleting sets `deletedAt` (instances that still run on it keep running).
+ */
+export const privateImages = pgTable(
+  'private_images',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    imageId: varchar('image_id', { length: 32 }).notNull(),
+    uid: uuid('uid').notNull(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    creatorId: bigint('creator_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    name: varchar('name', { length: 64 }).notNull(),
+    /** The instance it was saved from and the image that instance ran (framework, CUDA come from it). */
+    sourceInstanceRowId: bigint('source_instance_row_id', { mode: 'number' }),
+    baseImageId: varchar('base_image_id', { length: 96 }).notNull(),
+    cuda: varchar('cuda', { length: 16 }).notNull(),
+    sizeGb: real('size_gb').notNull().default(0),
+    /** saving → ready, or failed (with statusReason). */
+    status: varchar('status', { length: 16 }).notNull(),
+    statusReason: text('status_reason'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    deletedAt: at('deleted_at'),
+  },
+  (t) => [
+    uniqueIndex('private_images_image_id_key').on(t.imageId),
+    uniqueIndex('private_images_uid_key').on(t.uid),
+    uniqueIndex('private_images_owner_name_key').on(t.ownerId, t.name).where(sql`${t.deletedAt} is null`),
+    index('private_images_owner_idx').on(t.ownerId, t.createdAt),
+    index('private_images_saving_idx').on(t.createdAt).where(sql`${t.status} = 'saving'`),
+  ],
+);
+
+/** A private image shared with another account, which may then create instances from it (it is not theirs to rename or delete). */
+export const imageShares = pgTable(
+  'image_shares',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    imageRowId: bigint('image_row_id', { mode: 'number' })
+      .notNull()
+      .references(() => privateImages.id),
+    recipientId: bigint('recipient_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('image_shares_image_recipient_key').on(t.imageRowId, t.recipientId), index('image_shares_recipient_idx').on(t.recipientId, t.createdAt)],
+);
 
 /** One row per periodic job: a process runs a tick only after claiming the lease (several replicas, one run). */
 export const jobLeases = pgTable('job_leases', {
@@ -286,5 +381,76 @@ export const stockSubscriptions = pgTable(
     index('stock_subscriptions_waiting_idx').on(t.zoneId, t.gpuModelId).where(sql`${t.notifiedAt} is null`),
     index('stock_subscriptions_owner_idx').on(t.ownerId, t.createdAt),
     check('stock_subscriptions_gpu', sql`${t.gpuNum} >= 1`),
+  ],
+);
+
+/**
+ * A custom service port of an instance (自定义服务): HTTP ports are reached at their own https host name,
+ * TCP ports at a public port of the zone's gateway, unique per zone.
+ */
+export const instancePorts = pgTable(
+  'instance_ports',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    instanceRowId: bigint('instance_row_id', { mode: 'number' })
+      .notNull()
+      .references(() => instances.id),
+    zoneId: varchar('zone_id', { length: 32 }).notNull(),
+    /** The port the service listens on inside the instance. */
+    port: integer('port').notNull(),
+    /** 1 http, 2 tcp. */
+    protocol: smallint('protocol').notNull(),
+    /** The gateway port a TCP service is reached on (null for HTTP). */
+    publicPort: integer('public_port'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex('instance_ports_instance_port_key').on(t.instanceRowId, t.port),
+    uniqueIndex('instance_ports_zone_public_key').on(t.zoneId, t.publicPort),
+    check('instance_ports_port', sql`${t.port} between 1 and 65535 and ${t.protocol} in (1, 2)`),
+  ],
+);
+
+/**
+ * 跨实例拷贝: copying a path of one instance's data disk to another's. One copy at a time into an
+ * instance (a partial unique index); the driver does the copying and reports progress.
+ */
+export const copyTasks = pgTable(
+  'copy_tasks',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    uid: uuid('uid').notNull(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    creatorId: bigint('creator_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    fromInstanceRowId: bigint('from_instance_row_id', { mode: 'number' })
+      .notNull()
+      .references(() => instances.id),
+    toInstanceRowId: bigint('to_instance_row_id', { mode: 'number' })
+      .notNull()
+      .references(() => instances.id),
+    path: varchar('path', { length: 512 }).notNull(),
+    /** running → done, or failed (statusReason). */
+    status: varchar('status', { length: 16 }).notNull(),
+    statusReason: text('status_reason'),
+    totalGb: real('total_gb').notNull().default(0),
+    copiedGb: real('copied_gb').notNull().default(0),
+    /** 0–100. */
+    progress: smallint('progress').notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    finishedAt: at('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('copy_tasks_uid_key').on(t.uid),
+    uniqueIndex('copy_tasks_running_target_key').on(t.toInstanceRowId).where(sql`${t.status} = 'running'`),
+    index('copy_tasks_running_idx').on(t.createdAt).where(sql`${t.status} = 'running'`),
+    index('copy_tasks_from_idx').on(t.fromInstanceRowId, t.createdAt),
+    index('copy_tasks_to_idx').on(t.toInstanceRowId, t.createdAt),
+    check('copy_tasks_progress', sql`${t.progress} between 0 and 100`),
   ],
 );

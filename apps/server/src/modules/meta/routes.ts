@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AUTO_RELEASE_DAYS, BALANCE_COVER_HOURS, FREE_DATA_DISK_GB, PRIVATE_IMAGE_QUOTA_GB, SYSTEM_DISK_GB } from '@slg/shared';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.js';
@@ -123,4 +124,40 @@ export const metaRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) 
   app.get('/meta/instance_status', route('实例状态列表', instanceStatus), fixed(INSTANCE_STATUS_LIST));
   app.get('/meta/instance_health', route('实例健康状态列表', namedItem), fixed(INSTANCE_HEALTH_LIST));
   app.get('/meta/rental_event_type', route('实例事件类型列表', namedItem), fixed(RENTAL_EVENT_TYPE_LIST));
+
+  // The platform's prices besides the GPUs' (those are per host, on the market): set by the operator's configuration.
+  const fees = {
+    noGpuPricePerHourFen: deps.config.compute.noGpuPriceFen,
+    diskPriceFenPerGbDay: deps.config.compute.diskPriceFenPerGbDay,
+    freeDataDiskGb: FREE_DATA_DISK_GB,
+    systemDiskGb: SYSTEM_DISK_GB,
+    privateImageQuotaGb: PRIVATE_IMAGE_QUOTA_GB,
+    balanceCoverHours: BALANCE_COVER_HOURS,
+    autoReleaseDays: AUTO_RELEASE_DAYS,
+  };
+  app.get(
+    '/meta/fees',
+    {
+      config: { public: true, anonymous: true },
+      schema: {
+        tags: TAGS,
+        summary: '平台其他费用：无卡模式、数据盘扩容、保留实例、私有镜像额度等（GPU 价格见算力市场）',
+        response: {
+          200: envelopeOf(
+            z.object({
+              noGpuPricePerHourFen: z.number().int().describe('无卡模式每小时（分）'),
+              diskPriceFenPerGbDay: z.number().int().describe('数据盘超出免费部分、保留实例的磁盘，每 GB 每天（分）'),
+              freeDataDiskGb: z.number().int(),
+              systemDiskGb: z.number().int(),
+              privateImageQuotaGb: z.number().int(),
+              balanceCoverHours: z.number().int().describe('按量实例创建、开机时余额须覆盖的小时数'),
+              autoReleaseDays: z.number().int().describe('按量实例持续关机多少天后自动释放'),
+            }),
+          ),
+          ...errors,
+        },
+      },
+    },
+    fixed(fees),
+  );
 };

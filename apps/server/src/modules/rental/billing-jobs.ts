@@ -1,11 +1,12 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lt, lte } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or } from 'drizzle-orm';
 import { AUTO_RELEASE_DAYS, formatYuan, RELEASE_WARNING_DAYS, USAGE_CHARGING_RULE_ID } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
-import { instanceEvents, instances, wallets } from '../../db/schema/index.js';
+import { instanceEvents, instancePorts, instances, wallets } from '../../db/schema/index.js';
 import { assertAllowed, RUNNING_STATUSES } from '../../compute/state-machine.js';
 import { chinaDateTime, NotificationService, type NewNotification } from '../notifications/service.js';
 import { meterOpenRuns, type InstanceRow, type MeteringPassResult } from './metering.js';
 import { RentalService } from './service.js';
+import { RetentionService } from './retention.js';
 
 const DAY_MS = 86_400_000;
 /** What an instance powered off for arrears shows, and what its events and notification say. */
@@ -169,6 +170,8 @@ export class InstanceBillingJobs {
   async releasePoweredOff(): Promise<ReleaseResult> {
     const now = this.deps.now();
     const reminded = await this.remindBeforeRelease(now);
+    // Kept instances pay their next day first; what cannot pay is released in the same run.
+    await new RetentionService(this.deps).retainDue();
     const released = await this.releaseDue(now);
     await this.notifications.deliverSms();
     return { reminded, released };
@@ -190,7 +193,13 @@ export class InstanceBillingJobs {
     const candidates = await this.db
       .select()
       .from(instances)
-      .where(and(this.poweredOffUsage(), lte(instances.poweredOffAt, new Date(now.getTime() - (AUTO_RELEASE_DAYS - earliestWarning) * DAY_MS))))
+      .where(
+        and(
+          this.poweredOffUsage(),
+          eq(instances.keepWhenOff, false),
+          lte(instances.poweredOffAt, new Date(now.getTime() - (AUTO_RELEASE_DAYS - earliestWarning) * DAY_MS)),
+        ),
+      )
       .orderBy(asc(instances.poweredOffAt))
       .limit(1000);
     const reminders: NewNotification[] = [];
@@ -208,7 +217,7 @@ export class InstanceBillingJobs {
         recipientId: instance.walletId,
         kind: 'RELEASE_REMINDER',
         title: `实例将于${when}自动释放`,
-        body: `实例${instanceLabel(instance)}已关机，将于${when}（${daysBefore}天后）自动释放，系统盘和数据盘的数据将被删除且无法恢复。如需保留，请在此之前开机。`,
+        body: `实例${instanceLabel(instance)}已关机，将于${when}（${daysBefore}天后）自动释放，系统盘和数据盘的数据将被删除且无法恢复。如需保留，请在此之前开机，或在实例列表「更多」中开启保留实例（按磁盘容量每天付费）。`,
         instanceRowId: instance.id,
         dedupeKey: `release-reminder:${daysBefore}:${instance.id}:${instance.poweredOffAt.getTime()}`,
       });
@@ -221,7 +230,16 @@ export class InstanceBillingJobs {
       const due = await tx
         .select()
         .from(instances)
-        .where(and(this.poweredOffUsage(), lte(instances.poweredOffAt, new Date(now.getTime() - AUTO_RELEASE_DAYS * DAY_MS))))
+        .where(
+          and(
+            this.poweredOffUsage(),
+            lte(instances.poweredOffAt, new Date(now.getTime() - AUTO_RELEASE_DAYS * DAY_MS)),
+            // Days of storage paid for are kept even after 保留 was switched off.
+            or(isNull(instances.retainedUntil), lte(instances.retainedUntil, now)),
+            // A kept instance whose next day could not be paid had 保留 switched off by the retention pass.
+            eq(instances.keepWhenOff, false),
+          ),
+        )
         .orderBy(asc(instances.id))
         .limit(500)
         .for('update', { skipLocked: true });
@@ -241,6 +259,7 @@ export class InstanceBillingJobs {
           updatedAt: now,
         })
         .where(inArray(instances.id, ids));
+      await tx.delete(instancePorts).where(inArray(instancePorts.instanceRowId, ids));
       await tx.insert(instanceEvents).values(
         due.map((instance) => ({
           instanceRowId: instance.id,

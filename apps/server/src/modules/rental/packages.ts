@@ -31,7 +31,7 @@ export const MAX_RENEW_BATCH = 50;
 const EXPIRY_BATCH = 200;
 
 /** The orders whose cash a package holds: what switching it to pay-as-you-go refunds from. */
-const PACKAGE_ORDER_TYPES = ['NEW_PURCHASE', 'RENEWAL_CONTAINER', 'SWITCH_TO_BUYOUT'] as const;
+const PACKAGE_ORDER_TYPES = ['NEW_PURCHASE', 'RENEWAL_CONTAINER', 'SWITCH_TO_BUYOUT', 'UPGRADE_CONTAINER'] as const;
 
 export interface RenewInput {
   instanceIds: string[];
@@ -248,7 +248,7 @@ export class PackageService {
   private async switchToUsage(tx: Transaction, instance: InstanceRow, actorId: number | null, why: string) {
     const now = this.deps.now();
     const { refund } = await this.refundOf(tx, instance);
-    if (refund > 0) await this.refundPackageOrders(tx, instance, refund);
+    if (refund > 0) await this.refundPackageOrders(tx, instance, refund, '转按量计费，退回未使用的包年包月费用');
     const source = (await this.priceSources(tx, [instance.hostId])).get(instance.hostId);
     const rate = source ? this.usageRate(source, instance) : 0;
     const usageOrder = await this.orders.open(tx, {
@@ -299,7 +299,7 @@ export class PackageService {
   }
 
   /** Refunds `amount` to the wallet from the package's paid orders, newest first (never the voucher part). */
-  private async refundPackageOrders(tx: Transaction, instance: InstanceRow, amount: number): Promise<void> {
+  async refundPackageOrders(tx: Transaction, instance: InstanceRow, amount: number, reason: string): Promise<void> {
     const paidOrders = await tx
       .select()
       .from(orders)
@@ -318,7 +318,7 @@ export class PackageService {
       if (left <= 0) break;
       const part = Math.min(left, order.paidFen - order.refundedFen);
       if (part <= 0) continue;
-      await this.orders.refund(tx, order.id, part, '转按量计费，退回未使用的包年包月费用');
+      await this.orders.refund(tx, order.id, part, reason);
       left -= part;
     }
     if (left > 0) throw new Error(`package refund of ${instance.instanceId} exceeds its paid orders by ${left} fen`);
@@ -333,6 +333,7 @@ export class PackageService {
     const price = packagePrice(source, TIME_PACKAGE_KEYS[key], instance.gpuNum, count);
     const missing = instance.gpuNum - instance.gpuHeld;
     // A package keeps its GPUs reserved while off: an instance that is off takes them back now.
+    await this.rental.lockWallet(tx, instance.walletId);
     if (missing > 0) await this.rental.takeGpus(tx, found.host, missing, 0);
     const expiresAt = packageEnd(now, key, count);
     const opened = await this.orders.open(tx, {

@@ -15,7 +15,11 @@ import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelop
 import { text } from '../../http/fields.js';
 import { once } from '../../http/idempotency.js';
 import { pageQuery, pageSchema } from '../../http/pagination.js';
+import { CloneService, type CloneScope } from './clone.js';
+import { GpuCountService } from './gpu-count.js';
 import { MAX_RENEW_BATCH, PackageService } from './packages.js';
+import { PortService, PORT_PROTOCOLS } from './ports.js';
+import { RetentionService } from './retention.js';
 import { RentalService } from './service.js';
 import { instanceViewSchema } from './views.js';
 
@@ -64,6 +68,10 @@ const voucherField = z
 export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
   const rental = new RentalService(deps);
   const packages = new PackageService(deps);
+  const gpuCount = new GpuCountService(deps);
+  const ports = new PortService(deps);
+  const clones = new CloneService(deps);
+  const retention = new RetentionService(deps);
   // Before validation, so a caller without the authority learns nothing about the body's rules.
   const containers = { preValidation: requireAuthority('CONTAINER') };
   const tags = ['容器实例'];
@@ -314,6 +322,160 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
       },
     },
     async (request) => ok(await packages.refundPreview(principalOf(request), request.query.rentalUid)),
+  );
+
+  const cloneBody = z.object({
+    instanceId: instanceIdField.describe('源实例（须已关机）'),
+    hostId: hostIdField,
+    gpuNum: gpuNumField,
+    chargingRuleId: chargingRuleField,
+    rentAmount: rentAmountField,
+    name: nameField.optional(),
+    voucherId: voucherField,
+    autoRenew: z.boolean({ error: 'autoRenew 必须是 true 或 false' }).optional(),
+    copyData: z.boolean({ error: 'copyData 必须是 true 或 false' }).default(false).describe('同时复制数据盘（仅同地区）'),
+    releaseSource: z.boolean({ error: 'releaseSource 必须是 true 或 false' }).optional().describe('迁移：新实例运行后释放源实例（须同地区、复制数据盘、按量计费）'),
+  });
+  const clonePrepay = prepayResult.extend({
+    dataDiskGb: z.number().int(),
+    diskRateFenPerDay: z.number().int().describe('数据盘超出免费部分每天的费用（分）'),
+    sourceInstanceId: z.string(),
+  });
+  const cloneRoutes: { path: string; scope: CloneScope; what: string }[] = [
+    { path: '/rental/clone', scope: 'same_region', what: '克隆实例（同地区，可复制数据盘；releaseSource 为迁移）' },
+    { path: '/rental/clone/v2', scope: 'any_region', what: '跨地区克隆实例（只复制系统盘）' },
+  ];
+  for (const route of cloneRoutes) {
+    app.post(
+      `${route.path}/prepay`,
+      { ...containers, schema: { tags, summary: `${route.what}询价`, body: cloneBody, response: { 200: envelopeOf(clonePrepay), ...errors } } },
+      async (request) => ok(await clones.prepay(principalOf(request), request.body, route.scope)),
+    );
+    app.post(
+      route.path,
+      {
+        ...containers,
+        schema: { tags, summary: `${route.what}：源实例须已关机，计费同创建（订单类型 CLONE_INSTANCE）；支持 Idempotency-Key`, body: cloneBody, response: { 200: envelopeOf(created), ...errors } },
+      },
+      async (request, reply) => {
+        const result = await once(deps, request, reply, async (tx) => ok(await clones.clone(tx, principalOf(request), request.body, route.scope)));
+        deps.compute.wake();
+        return result;
+      },
+    );
+  }
+
+  app.put(
+    '/rental/keep_when_off',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '保留实例：开启后按量实例关机满15天不自动释放，改为按磁盘容量（系统盘+数据盘）每天从余额付费保留；余额不足时停止保留并释放',
+        body: z.object({ instanceId: instanceIdField, keep: z.boolean({ error: 'keep 必须是 true 或 false' }) }),
+        response: { 200: envelopeOf(z.object({ keepWhenOff: z.boolean(), rateFenPerDay: z.number().int().describe('保留每天的费用（分）') })), ...errors },
+      },
+    },
+    async (request) => ok(await retention.setKeep(principalOf(request), request.body)),
+  );
+
+  const gpuCountBody = z.object({ instanceId: instanceIdField, gpuNum: gpuNumField });
+  const gpuCountQuote = z.object({
+    fromGpuNum: z.number().int(),
+    toGpuNum: z.number().int(),
+    maxGpuNum: z.number().int().describe('该主机最多可选的GPU数'),
+    hostFreeGpus: z.number().int().describe('主机当前空闲GPU数'),
+    hourlyFen: z.number().int().describe('按量计费：变更后每小时费用（分）'),
+    payable: z.number().int().describe('包日/包周/包月：增加的GPU按剩余时长（不足1小时按1小时）应付（分）'),
+    refund: z.number().int().describe('包日/包周/包月：减少的GPU按剩余整小时退回余额（分），不超过已付现金'),
+    expiresAt: z.string().nullable(),
+  });
+
+  app.post(
+    '/rental/change_gpu_num/prepay',
+    {
+      ...containers,
+      schema: { tags, summary: '变更GPU数量询价（实例须已关机）', body: gpuCountBody, response: { 200: envelopeOf(gpuCountQuote), ...errors } },
+    },
+    async (request) => ok(await gpuCount.prepay(principalOf(request), request.body)),
+  );
+
+  app.post(
+    '/rental/change_gpu_num',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '变更GPU数量（实例须已关机；包年包月实例增加的GPU立即占用并按剩余时长付费，减少的GPU归还主机并退回剩余时长费用；支持 Idempotency-Key）',
+        body: gpuCountBody,
+        response: { 200: envelopeOf(gpuCountQuote.extend({ orderId: z.string().nullable().describe('升配订单号（有支付时）') })), ...errors },
+      },
+    },
+    async (request, reply) => once(deps, request, reply, async (tx) => ok(await gpuCount.change(tx, principalOf(request), request.body))),
+  );
+
+  const portField = z
+    .number({ error: (issue) => (issue.input === undefined ? '请填写端口' : '端口必须是整数') })
+    .int('端口必须是整数')
+    .min(1, '端口范围为1-65535')
+    .max(65535, '端口范围为1-65535');
+  const protocolField = z.union([z.literal(PORT_PROTOCOLS.http), z.literal(PORT_PROTOCOLS.tcp)], { error: '协议必须是 1（HTTP）或 2（TCP）' });
+  const portView = z.object({
+    port: z.number().int(),
+    protocol: z.number().int().describe('1 HTTP，2 TCP'),
+    protocolName: z.string(),
+    address: z.string().describe('外部访问地址：HTTP 为 https 地址，TCP 为 主机:端口'),
+    createdAt: z.string(),
+  });
+  const portBody = z.object({ instanceId: instanceIdField, port: portField, protocol: protocolField });
+
+  app.get(
+    '/rental/ports',
+    {
+      ...containers,
+      schema: { tags, summary: '实例的自定义服务端口', querystring: z.object({ instanceId: instanceIdField }), response: { 200: envelopeOf(z.array(portView)), ...errors } },
+    },
+    async (request) => ok(await ports.list(principalOf(request), request.query.instanceId)),
+  );
+
+  app.post(
+    '/rental/map_port',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '添加自定义服务端口（HTTP=1 经 https 域名访问，TCP=2 经网关端口访问；每实例最多5个，22 为SSH保留），返回访问地址',
+        body: portBody,
+        response: { 200: envelopeOf(portView), ...errors },
+      },
+    },
+    async (request) => ok(await ports.map(principalOf(request), request.body, 'add')),
+  );
+
+  app.put(
+    '/rental/update_custom_service_protocol',
+    {
+      ...containers,
+      schema: { tags, summary: '修改自定义服务端口的协议，返回新的访问地址', body: portBody, response: { 200: envelopeOf(portView), ...errors } },
+    },
+    async (request) => ok(await ports.map(principalOf(request), request.body, 'update')),
+  );
+
+  app.delete(
+    '/rental/map_port',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '删除自定义服务端口',
+        querystring: z.object({ instanceId: instanceIdField, port: z.coerce.number({ error: '端口必须是整数' }).pipe(portField) }),
+        response: { 200: emptyEnvelope, ...errors },
+      },
+    },
+    async (request) => {
+      await ports.remove(principalOf(request), request.query);
+      return ok(null);
+    },
   );
 
   app.post(

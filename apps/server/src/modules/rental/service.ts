@@ -20,7 +20,7 @@ import {
 } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
-import { gpuModels, hosts, instanceEvents, instances, publicImages, wallets, zones } from '../../db/schema/index.js';
+import { gpuModels, hosts, instanceEvents, instancePorts, instances, privateImages, publicImages, wallets, zones } from '../../db/schema/index.js';
 import { ownedBy, ownershipFor } from '../../db/scope.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../http/errors.js';
@@ -36,6 +36,8 @@ import { OrderService, type Order, type VoucherChoice } from '../billing/orders.
 import { settleRun, type InstanceRow } from './metering.js';
 import { hourlyRateFen, pricePerGpuFen, type PriceSource } from './pricing.js';
 import { priceSourceOf, toInstanceView, type InstanceView } from './views.js';
+import { runningCopyColumn, runningCopyOf } from './copy-view.js';
+import { usableImage } from '../images/usable.js';
 
 const AUTO_RELEASE_MS = AUTO_RELEASE_DAYS * 86_400_000;
 const MAX_SCHEDULE_AHEAD_DAYS = 30;
@@ -59,6 +61,27 @@ export interface PrepayInput {
   chargingRuleId: number;
   rentAmount?: number | undefined;
   voucherId?: number | null | undefined;
+}
+
+/** What a clone is made from: the source (locked by the caller), whether its data disk comes along, whether it is released afterwards. */
+export interface CloneOf {
+  source: InstanceRow;
+  copyData: boolean;
+  releasesSource: boolean;
+}
+
+function cloneText(clone: CloneOf): string {
+  const what = clone.copyData ? '系统盘与数据盘' : '系统盘';
+  return `${clone.releasesSource ? '迁移' : '克隆'}自实例「${clone.source.name}」（${clone.source.instanceId}，${what}）`;
+}
+
+/** The image a clone's copied system disk was built from: public or private, even one deleted since (only its CUDA matters). */
+async function cloneImage(executor: Executor, imageId: string): Promise<{ id: string; name: string; cuda: string }> {
+  const [publicImage] = await executor.select({ id: publicImages.id, name: publicImages.name, cuda: publicImages.cuda }).from(publicImages).where(eq(publicImages.id, imageId));
+  if (publicImage) return publicImage;
+  const [privateImage] = await executor.select({ id: privateImages.imageId, name: privateImages.name, cuda: privateImages.cuda }).from(privateImages).where(eq(privateImages.imageId, imageId));
+  if (!privateImage) throw new AppError('STATE_CONFLICT', '源实例的镜像信息已不存在，无法克隆');
+  return privateImage;
 }
 
 /** How an instance is paid for: metered per second, or `count` periods of a day / week / month package. */
@@ -138,13 +161,15 @@ export class RentalService {
         zoneName: zones.name,
         gpuModelName: gpuModels.name,
         modelPricePerHourFen: gpuModels.pricePerHourFen,
-        imageName: publicImages.name,
+        imageName: sql<string | null>`coalesce(${publicImages.name}, ${privateImages.name})`,
+        copyTask: runningCopyColumn(),
       })
       .from(instances)
       .innerJoin(hosts, eq(hosts.id, instances.hostId))
       .innerJoin(zones, eq(zones.id, instances.zoneId))
       .innerJoin(gpuModels, eq(gpuModels.id, instances.gpuModelId))
-      .leftJoin(publicImages, eq(publicImages.id, instances.imageId));
+      .leftJoin(publicImages, eq(publicImages.id, instances.imageId))
+      .leftJoin(privateImages, eq(privateImages.imageId, instances.imageId));
   }
 
   private toView(row: {
@@ -154,8 +179,9 @@ export class RentalService {
     gpuModelName: string;
     modelPricePerHourFen: number;
     imageName: string | null;
+    copyTask: unknown;
   }): InstanceView {
-    return toInstanceView({ ...row, noGpuPriceFen: this.deps.config.compute.noGpuPriceFen, autoReleaseMs: AUTO_RELEASE_MS });
+    return toInstanceView({ ...row, copyTask: runningCopyOf(row.copyTask), noGpuPriceFen: this.deps.config.compute.noGpuPriceFen, autoReleaseMs: AUTO_RELEASE_MS });
   }
 
   private listConditions(principal: Principal, query: Pick<InstanceListQuery, 'status' | 'name'>): SQL {
@@ -289,6 +315,14 @@ export class RentalService {
     }
   }
 
+  /**
+   * Locks the paying wallet. Whatever both pays and takes GPUs locks the wallet first, as `create`
+   * does, so two such transactions of one user never wait on each other in opposite orders.
+   */
+  async lockWallet(tx: Transaction, walletId: number): Promise<void> {
+    await tx.select({ id: wallets.accountId }).from(wallets).where(eq(wallets.accountId, walletId)).for('update');
+  }
+
   /** Takes GPUs (and disk) from a host by one conditional update; refuses with what is free. */
   async takeGpus(tx: Transaction, host: typeof hosts.$inferSelect, gpuNum: number, diskGb: number): Promise<void> {
     const taken = await tx
@@ -327,13 +361,14 @@ export class RentalService {
    * takes the GPUs, writes the instance (CreationStarted, operation create), its PLACED NEW_PURCHASE
    * order and the CREATE event. Nothing is charged until the machine runs.
    */
-  async create(tx: Transaction, principal: Principal, input: CreateInstanceInput) {
+  async create(tx: Transaction, principal: Principal, input: CreateInstanceInput, clone?: CloneOf) {
     const owner = ownershipFor(principal, 'CONTAINER');
     const charging = chargingOf(input.chargingRuleId, input.rentAmount, input.voucherId);
     const found = await this.hostWithModel(tx, input.hostId);
     this.assertGpuNum(found.host, input.gpuNum);
-    const [image] = await tx.select().from(publicImages).where(and(eq(publicImages.id, input.imageId), eq(publicImages.enabled, true)));
-    if (!image) throw new AppError('NOT_FOUND', '镜像不存在或已下架，请重新选择');
+    // A public image, or a ready private image of the caller's account or shared with it; a clone
+    // copies its source's system disk, built from whatever image the source runs.
+    const image = clone ? await cloneImage(tx, clone.source.imageId) : await usableImage(tx, principal, input.imageId);
     if (!imageRunsOnHost(image.cuda, found.host.cudaVersion)) {
       throw new AppError('VALIDATION', `镜像需要 CUDA ${image.cuda}，该主机驱动最高支持 CUDA ${found.host.cudaVersion}，请选择 CUDA 版本不高于 ${found.host.cudaVersion} 的镜像或其他主机`);
     }
@@ -343,7 +378,8 @@ export class RentalService {
     const hourly = hourlyRateFen(source, input.gpuNum, 'gpu', this.deps.config.compute.noGpuPriceFen);
     const walletId = await payingWalletOf(tx, principal);
     if (charging.kind === 'usage') await this.assertBalanceCovers(tx, walletId, hourly, '创建按量计费实例');
-    await this.takeGpus(tx, found.host, input.gpuNum, FREE_DATA_DISK_GB);
+    const dataDiskGb = clone?.copyData ? Math.max(FREE_DATA_DISK_GB, clone.source.dataDiskGb) : FREE_DATA_DISK_GB;
+    await this.takeGpus(tx, found.host, input.gpuNum, dataDiskGb);
     const expiresAt = charging.kind === 'package' ? packageEnd(now, charging.key, charging.count) : null;
 
     const password = randomPassword();
@@ -362,7 +398,10 @@ export class RentalService {
       gpuMode: 'gpu',
       imageId: image.id,
       chargingRuleId: input.chargingRuleId,
-      dataDiskGb: FREE_DATA_DISK_GB,
+      dataDiskGb,
+      cloneSourceRowId: clone?.source.id ?? null,
+      cloneCopyData: clone?.copyData ?? false,
+      cloneReleasesSource: clone?.releasesSource ?? false,
       status: 'CreationStarted',
       operation: 'create',
       operationMode: 'gpu',
@@ -381,9 +420,9 @@ export class RentalService {
         ownerId: owner.ownerId,
         creatorId: owner.creatorId,
         walletId,
-        type: 'NEW_PURCHASE',
+        type: clone ? 'CLONE_INSTANCE' : 'NEW_PURCHASE',
         billingType: 'BUYOUT',
-        title: `新购实例 ${instance.name}（${PACKAGE_LABELS[charging.key]} ${charging.count}${PACKAGE_UNIT_LABELS[charging.key]}）`,
+        title: `${clone ? '克隆' : '新购'}实例 ${instance.name}（${PACKAGE_LABELS[charging.key]} ${charging.count}${PACKAGE_UNIT_LABELS[charging.key]}）`,
         items: [
           { name: `${found.gpuModelName} × ${input.gpuNum}`, spec, quantity: charging.count, unit: PACKAGE_UNIT_LABELS[charging.key], unitPriceFen: price.perPeriodFen, amountFen: price.totalFen },
         ],
@@ -392,16 +431,16 @@ export class RentalService {
       });
       const paid = await this.payPrepaid(tx, opened, input.voucherId ? { mode: 'use', voucherId: input.voucherId } : { mode: 'none' });
       await tx.update(instances).set({ packagePaidFen: paid.paidFen }).where(eq(instances.id, instance.id));
-      await this.recordEvent(tx, instance.id, 'CREATE', null, 'CreationStarted', `创建实例：${found.gpuModelName} × ${input.gpuNum}，${image.name}，${PACKAGE_LABELS[charging.key]} ${charging.count}${PACKAGE_UNIT_LABELS[charging.key]}`, principal.userId);
+      await this.recordEvent(tx, instance.id, 'CREATE', null, 'CreationStarted', `${clone ? cloneText(clone) : '创建实例'}：${found.gpuModelName} × ${input.gpuNum}，${image.name}，${PACKAGE_LABELS[charging.key]} ${charging.count}${PACKAGE_UNIT_LABELS[charging.key]}`, principal.userId);
       return { instanceId: instance.instanceId, rentalId: instance.id, rentalUid: uid, orderId: paid.orderNo };
     }
     const order = await this.orders.open(tx, {
       ownerId: owner.ownerId,
       creatorId: owner.creatorId,
       walletId,
-      type: 'NEW_PURCHASE',
+      type: clone ? 'CLONE_INSTANCE' : 'NEW_PURCHASE',
       billingType: 'USAGE',
-      title: `新购实例 ${instance.name}（按量计费）`,
+      title: `${clone ? '克隆' : '新购'}实例 ${instance.name}（按量计费）`,
       items: [
         {
           name: `${found.gpuModelName} × ${input.gpuNum}`,
@@ -416,7 +455,7 @@ export class RentalService {
       resourceId: uid,
     });
     await tx.update(instances).set({ usageOrderId: order.id }).where(eq(instances.id, instance.id));
-    await this.recordEvent(tx, instance.id, 'CREATE', null, 'CreationStarted', `创建实例：${found.gpuModelName} × ${input.gpuNum}，${image.name}`, principal.userId);
+    await this.recordEvent(tx, instance.id, 'CREATE', null, 'CreationStarted', `${clone ? cloneText(clone) : '创建实例'}：${found.gpuModelName} × ${input.gpuNum}，${image.name}`, principal.userId);
     return { instanceId: instance.instanceId, rentalId: instance.id, rentalUid: uid, orderId: order.orderNo };
   }
 
@@ -591,6 +630,8 @@ export class RentalService {
           updatedAt: now,
         })
         .where(eq(instances.id, instance.id));
+      // `destroy` takes the machine's gateway routes with it; the gateway ports are free for others now.
+      await tx.delete(instancePorts).where(eq(instancePorts.instanceRowId, instance.id));
       await this.recordEvent(tx, instance.id, 'RELEASE', instance.status, 'DestroyStarted', '释放实例，系统盘与数据盘数据将被删除', principal.userId);
     });
     this.deps.compute.wake();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { INSTANCE_OPERATIONS, INSTANCE_STATUSES, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, type GpuMode } from '@slg/shared';
 import type { hosts, instances } from '../../db/schema/index.js';
 import { hourlyRateFen, type PriceSource } from './pricing.js';
+import { runningCopySchema, type RunningCopy } from './copy-view.js';
 
 type InstanceRow = typeof instances.$inferSelect;
 type HostRow = typeof hosts.$inferSelect;
@@ -15,7 +16,7 @@ export const instanceViewSchema = z.object({
   rentalUid: z.string().describe('租用记录UID（订单的资源ID）'),
   name: z.string(),
   status: z.enum(statusValues).describe('运行状态（/meta/instance_status）'),
-  operation: z.enum(operationValues).nullable().describe('正在进行的操作：create 创建中、power_on 开机中、power_off 关机中、release 释放中'),
+  operation: z.enum(operationValues).nullable().describe('正在进行的操作：create 创建中、power_on 开机中、power_off 关机中、release 释放中、reset 重置中（重置系统、更换镜像）、save_image 保存镜像中'),
   statusReason: z.string().nullable().describe('平台改变状态的原因，如欠费关机、主机故障'),
   health: z.enum(['Normal', 'Abnormal']),
   hostId: z.string(),
@@ -28,7 +29,8 @@ export const instanceViewSchema = z.object({
   gpuMode: z.enum(['gpu', 'nogpu']).describe('gpu 有卡，nogpu 无卡模式'),
   cpuCores: z.number().int(),
   memoryGb: z.number().int(),
-  dataDiskGb: z.number().int(),
+  dataDiskGb: z.number().int().describe('数据盘容量（GB），50 GB 免费'),
+  diskRateFenPerDay: z.number().int().describe('数据盘超出免费容量部分每天的费用（分），0 为不计费'),
   chargingRuleId: z.number().int(),
   imageId: z.string(),
   imageName: z.string(),
@@ -38,10 +40,13 @@ export const instanceViewSchema = z.object({
   noGpuPriceFen: z.number().int().describe('无卡模式每小时价格（分）'),
   runStartedAt: z.string().nullable().describe('本次计费运行开始时间'),
   poweredOffAt: z.string().nullable(),
-  releaseAt: z.string().nullable().describe('持续关机将被自动释放的时间'),
+  releaseAt: z.string().nullable().describe('持续关机将被自动释放的时间（开启保留实例时为空）'),
+  keepWhenOff: z.boolean().describe('保留实例：关机满15天后按磁盘容量每天付费保留，不自动释放'),
+  retainedUntil: z.string().nullable().describe('保留费用已付至'),
   expiresAt: z.string().nullable().describe('包日、包周、包月的到期时间；按量计费为 null'),
   autoRenew: z.boolean().describe('到期时从余额自动续费一个周期'),
   scheduledPowerOffAt: z.string().nullable().describe('定时关机时间'),
+  copyTask: runningCopySchema.nullable().describe('正在进行的跨实例拷贝（本实例为源或目标）；没有时为 null'),
   createdAt: z.string(),
 });
 export type InstanceView = z.infer<typeof instanceViewSchema>;
@@ -55,6 +60,8 @@ export interface InstanceViewSource {
   imageName: string | null;
   noGpuPriceFen: number;
   autoReleaseMs: number;
+  /** A copy running from or into the instance (`runningCopyColumn`); absent where the query does not ask. */
+  copyTask?: RunningCopy | null;
 }
 
 export function priceSourceOf(host: InstanceViewSource['host'], modelPricePerHourFen: number): PriceSource {
@@ -94,6 +101,7 @@ export function toInstanceView(source: InstanceViewSource): InstanceView {
     cpuCores: mode === 'nogpu' && running ? NO_GPU_CPU_CORES : host.cpuPerGpu * instance.gpuNum,
     memoryGb: mode === 'nogpu' && running ? NO_GPU_MEMORY_GB : host.memoryGbPerGpu * instance.gpuNum,
     dataDiskGb: instance.dataDiskGb,
+    diskRateFenPerDay: instance.diskRateFenPerDay,
     chargingRuleId: instance.chargingRuleId,
     imageId: instance.imageId,
     imageName: source.imageName ?? instance.imageId,
@@ -103,13 +111,23 @@ export function toInstanceView(source: InstanceViewSource): InstanceView {
     noGpuPriceFen: source.noGpuPriceFen,
     runStartedAt: instance.runStartedAt?.toISOString() ?? null,
     poweredOffAt: instance.poweredOffAt?.toISOString() ?? null,
-    releaseAt:
-      instance.status === 'PoweredOff' && instance.poweredOffAt && !instance.expiresAt
-        ? new Date(instance.poweredOffAt.getTime() + source.autoReleaseMs).toISOString()
-        : null,
+    releaseAt: releaseAtOf(instance, source.autoReleaseMs),
+    keepWhenOff: instance.keepWhenOff,
+    retainedUntil: instance.retainedUntil?.toISOString() ?? null,
     expiresAt: instance.expiresAt?.toISOString() ?? null,
     autoRenew: instance.autoRenew,
     scheduledPowerOffAt: instance.scheduledPowerOffAt?.toISOString() ?? null,
+    copyTask: source.copyTask ?? null,
     createdAt: instance.createdAt.toISOString(),
   };
+}
+
+/**
+ * When an instance that stays off is released: AUTO_RELEASE_DAYS after its power-off, or at the end of
+ * the days of storage paid; never while 保留实例 is on (it pays on) or for an unexpired package.
+ */
+export function releaseAtOf(instance: Pick<InstanceRow, 'status' | 'poweredOffAt' | 'expiresAt' | 'keepWhenOff' | 'retainedUntil'>, autoReleaseMs: number): string | null {
+  if (instance.status !== 'PoweredOff' || !instance.poweredOffAt || instance.expiresAt || instance.keepWhenOff) return null;
+  const release = instance.poweredOffAt.getTime() + autoReleaseMs;
+  return new Date(Math.max(release, instance.retainedUntil?.getTime() ?? 0)).toISOString();
 }

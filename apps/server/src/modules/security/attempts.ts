@@ -50,7 +50,9 @@ export async function takeAttempt(
   const windowEnds = (row.oldest ?? now.getTime()) + rule.windowSeconds * 1000;
   return {
     allowed: row.allowed,
-    retryAfterSeconds: row.allowed ? 0 : Math.max(1, Math.ceil((windowEnds - now.getTime()) / 1000)),
+    // Concurrent attempts each carry their own `now`: the oldest hit may be a few ms after this one's,
+    // which must not make the wait longer than the window.
+    retryAfterSeconds: row.allowed ? 0 : Math.min(rule.windowSeconds, Math.max(1, Math.ceil((windowEnds - now.getTime()) / 1000))),
     at: now,
     count: Number(row.count),
   };

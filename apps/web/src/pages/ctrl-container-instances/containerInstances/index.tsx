@@ -176,9 +176,12 @@ function ContainerInstancesPage() {
       }),
   };
   const createButton = (
-    <LinkButton type="primary" icon={<PlusOutlined />} to={COMPUTE_PATHS.market}>
-      {T.create}
-    </LinkButton>
+    <>
+      <LinkButton to={COMPUTE_PATHS.prices}>{T.prices}</LinkButton>
+      <LinkButton type="primary" icon={<PlusOutlined />} to={COMPUTE_PATHS.market}>
+        {T.create}
+      </LinkButton>
+    </>
   );
 
   const empty = (

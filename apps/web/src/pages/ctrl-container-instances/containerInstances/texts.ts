@@ -2,6 +2,7 @@ export const INSTANCE_LIST_TEXTS = {
   title: '实例列表',
   description: '你的容器实例：状态实时更新；按量计费的实例运行时按秒计费，关机即停止计费。',
   create: '创建实例',
+  prices: '价格详情',
   filters: {
     label: '筛选条件',
     status: '实例状态',
@@ -38,6 +39,7 @@ export const INSTANCE_LIST_TEXTS = {
     stopped: '关机不计费',
   },
   releaseAt: (time: string) => `将于 ${time} 自动释放`,
+  kept: '已开启保留实例，不会自动释放',
   rename: {
     edit: '修改名称',
     label: '实例名称',
@@ -84,6 +86,7 @@ export const INSTANCE_LIST_TEXTS = {
   },
   powerOn: {
     title: (name: string) => `开机：${name}`,
+    move: '迁移到同地区有空闲GPU的主机',
     gpu: '有卡开机',
     gpuDetail: (model: string, count: number, price: string) => `使用 ${model} × ${count}，${price}/时`,
     noGpu: '无卡模式开机',
@@ -149,6 +152,10 @@ export const INSTANCE_LIST_TEXTS = {
     autoRenewOn: '开启自动续费',
     autoRenewOff: '关闭自动续费',
     shutdown: '定时关机',
+    upDown: '升降配置',
+    changeImage: '更换镜像',
+    resetSystem: '重置系统',
+    saveImage: '保存镜像',
   },
   renew: {
     title: (name: string) => `续费：${name}`,

@@ -6,6 +6,7 @@ import {
   INSTANCE_NAME_MAX,
   INSTANCE_NAME_MESSAGE,
   INSTANCE_NAME_PATTERN,
+  isPrivateImageId,
   MAX_GPUS_PER_INSTANCE,
   packageKeyOfRule,
   PACKAGE_UNIT_LABELS,
@@ -27,6 +28,7 @@ import {
   type MarketHost,
 } from '../../../api/compute';
 import { newIdempotencyKey } from '../../../api/idempotency';
+import { usePrivateImagesQuery } from '../../../api/images';
 import { formatDateTime } from '../../../components/DateTime';
 import { usePublicImages, type PublicImage } from '../../../api/meta';
 import { toast } from '../../../api/toast';
@@ -35,10 +37,12 @@ import { RentalProtocol } from './RentalProtocol';
 import { VoucherSelect } from '../VoucherSelect';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryError } from '../../../components/QueryError';
+import { permissionList, useUserStore } from '../../../stores/user';
 import { withAntd } from '../../../theme/AntdScope';
 import '../instances.css';
 import { COMPUTE_PATHS } from '../paths';
-import { defaultImage, groupByFramework, runsOnHost } from './images';
+import { chosenPrivateImage, defaultImage, groupByFramework, privateImageChoices, runsOnHost } from './images';
+import { PrivateImagePicker } from './PrivateImagePicker';
 import { CREATE_INSTANCE_TEXTS } from './texts';
 
 const T = CREATE_INSTANCE_TEXTS;
@@ -62,6 +66,14 @@ function parseCount(value: string | null): number | undefined {
   if (!value || !/^\d+$/.test(value)) return undefined;
   const count = Number(value);
   return count >= 1 && count <= MAX_GPUS_PER_INSTANCE ? count : undefined;
+}
+
+type ImageSource = 'public' | 'private';
+
+/** Whether the caller may use private images (a sub-account needs the MIRROR authority); true while not known. */
+function useMayUsePrivateImages(): boolean {
+  const user = useUserStore((state) => state.userInfo);
+  return permissionList(user)?.includes('MIRROR') ?? true;
 }
 
 function BackToMarket() {
@@ -281,7 +293,15 @@ function PriceCard({ host, gpuNum, billing, canSubmit, agreed, onAgreedChange, s
   );
 }
 
-function CreateForm({ host, initialGpuNum, initialRuleId }: { host: MarketHost; initialGpuNum: number; initialRuleId: number }) {
+interface CreateFormProps {
+  host: MarketHost;
+  initialGpuNum: number;
+  initialRuleId: number;
+  /** A private image named by the link (`?imageId=img-…`): 我的镜像 opens with it chosen. */
+  initialPrivateImageId: string | undefined;
+}
+
+function CreateForm({ host, initialGpuNum, initialRuleId, initialPrivateImageId }: CreateFormProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const maxGpus = Math.min(MAX_GPUS_PER_INSTANCE, host.gpuTotal);
@@ -290,6 +310,20 @@ function CreateForm({ host, initialGpuNum, initialRuleId }: { host: MarketHost; 
   // undefined: not chosen yet (the default applies); null: the chosen framework has no image for this host.
   const [chosenImage, setChosenImage] = useState<PublicImage | null | undefined>(undefined);
   const image = chosenImage === undefined ? (images.data ? defaultImage(images.data, host.cudaVersion) : undefined) : (chosenImage ?? undefined);
+  const mayUsePrivateImages = useMayUsePrivateImages();
+  const [chosenSource, setImageSource] = useState<ImageSource>(initialPrivateImageId ? 'private' : 'public');
+  const imageSource: ImageSource = mayUsePrivateImages ? chosenSource : 'public';
+  // undefined: the first usable one applies; an id: the one picked or linked, chosen once it is usable (a saving one when saved).
+  const [wantedPrivateImage, setWantedPrivateImage] = useState<string | undefined>(initialPrivateImageId);
+  const privateImages = usePrivateImagesQuery(imageSource === 'private');
+  const privateImage =
+    imageSource === 'private' && privateImages.data ? chosenPrivateImage(privateImages.data.list, host.cudaVersion, wantedPrivateImage) : undefined;
+  const imageId = imageSource === 'private' ? privateImage?.imageId : image?.id;
+  // Nothing to choose from (the empty state says how to get an image) is not an error of the field.
+  const imageMissing =
+    imageSource === 'private'
+      ? Boolean(privateImages.data && !privateImage && privateImageChoices(privateImages.data.list).length > 0)
+      : Boolean(images.data && !image);
   const [name, setName] = useState('');
   const [agreed, setAgreed] = useState(false);
   const [chargingRuleId, setChargingRuleId] = useState(initialRuleId);
@@ -312,7 +346,7 @@ function CreateForm({ host, initialGpuNum, initialRuleId }: { host: MarketHost; 
         {
           hostId: host.hostId,
           gpuNum,
-          imageId: image?.id ?? '',
+          imageId: imageId ?? '',
           chargingRuleId,
           ...(packageKey ? { rentAmount, autoRenew, ...(voucherId ? { voucherId } : {}) } : {}),
           ...(trimmedName ? { name: trimmedName } : {}),
@@ -334,7 +368,7 @@ function CreateForm({ host, initialGpuNum, initialRuleId }: { host: MarketHost; 
   });
 
   const tooMany = gpuNum > host.gpuFree;
-  const canSubmit = host.gpuFree > 0 && !tooMany && Boolean(image) && !nameError;
+  const canSubmit = host.gpuFree > 0 && !tooMany && Boolean(imageId) && !nameError;
 
   return (
     <div className="slg-create-layout">
@@ -405,10 +439,29 @@ function CreateForm({ host, initialGpuNum, initialRuleId }: { host: MarketHost; 
             <Form.Item
               label={T.image.label}
               required
-              validateStatus={images.data && !image ? 'error' : undefined}
-              help={images.data && !image ? T.image.required : undefined}
+              validateStatus={imageMissing ? 'error' : undefined}
+              help={imageMissing ? T.image.required : undefined}
             >
-              <ImagePicker host={host} value={image} onChange={setChosenImage} />
+              <div className="slg-create-images">
+                {mayUsePrivateImages ? (
+                  <Radio.Group
+                    aria-label={T.image.source}
+                    name="image-source"
+                    optionType="button"
+                    value={imageSource}
+                    onChange={(event) => setImageSource(event.target.value === 'private' ? 'private' : 'public')}
+                    options={[
+                      { value: 'public', label: T.image.publicSource },
+                      { value: 'private', label: T.image.privateSource },
+                    ]}
+                  />
+                ) : null}
+                {imageSource === 'private' ? (
+                  <PrivateImagePicker host={host} value={privateImage} wanted={wantedPrivateImage} onChange={setWantedPrivateImage} />
+                ) : (
+                  <ImagePicker host={host} value={image} onChange={setChosenImage} />
+                )}
+              </div>
             </Form.Item>
             <Form.Item label={T.name.label} htmlFor="instance-name" validateStatus={nameError ? 'error' : undefined} help={nameError}>
               <Input
@@ -455,6 +508,8 @@ function CreateInstancePage() {
   const hostId = params.get('hostId') ?? undefined;
   const initialGpuNum = parseCount(params.get('gpuNum')) ?? 1;
   const initialRuleId = parseRule(params.get('chargingRuleId'));
+  const linkedImageId = params.get('imageId');
+  const initialPrivateImageId = linkedImageId && isPrivateImageId(linkedImageId) ? linkedImageId : undefined;
   const host = useMarketHostQuery(hostId, USAGE_CHARGING_RULE_ID);
 
   let content: ReactNode;
@@ -482,7 +537,15 @@ function CreateInstancePage() {
   } else if (!host.data) {
     content = <Result status="warning" title={T.hostGone.title} subTitle={T.hostGone.description} extra={<BackToMarket />} />;
   } else {
-    content = <CreateForm key={host.data.hostId} host={host.data} initialGpuNum={initialGpuNum} initialRuleId={initialRuleId} />;
+    content = (
+      <CreateForm
+        key={host.data.hostId}
+        host={host.data}
+        initialGpuNum={initialGpuNum}
+        initialRuleId={initialRuleId}
+        initialPrivateImageId={initialPrivateImageId}
+      />
+    );
   }
 
   return (

@@ -58,6 +58,18 @@ export const CREATE_INSTANCE_TEXTS = {
       `${image.frameworkVersion} · Python ${image.python} · CUDA ${image.cuda} · Ubuntu ${image.ubuntu}`,
     incompatible: (cuda: string, hostCuda: string) => `需要 CUDA ${cuda}，该主机驱动最高支持 ${hostCuda}`,
     required: '请选择镜像',
+    source: '镜像来源',
+    publicSource: '公共镜像',
+    privateSource: '我的镜像',
+    privateLoadFailed: '我的镜像加载失败',
+    privateDetail: (baseImageName: string, cuda: string, sizeGb: number | null) =>
+      [`基于 ${baseImageName}`, `CUDA ${cuda}`, ...(sizeGb === null ? [] : [`${sizeGb}GB`])].join(' · '),
+    sharedFrom: (phone: string) => `来自 ${phone}`,
+    saving: '保存中',
+    savingNote: '镜像保存完成后即可选择',
+    privateEmpty: '还没有可用的私有镜像：在实例列表「更多 › 保存镜像」保存实例为私有镜像，或请他人将镜像分享给你。',
+    privateEmptyAction: '前往我的镜像',
+    linkedMissing: '链接中的镜像不存在或已不可用，请另选镜像',
   },
   name: {
     label: '实例名称',

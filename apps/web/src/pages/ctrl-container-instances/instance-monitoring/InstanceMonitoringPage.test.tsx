@@ -51,9 +51,9 @@ function answerFor(url: URL, running = true): MetricAnswer {
   return { metric, unit: UNITS[metric] ?? 'GB', step, series: names.map((name) => ({ name, points: running ? points(url, value) : [] })) };
 }
 
-function mockMonitoring(options: { running?: boolean; metric?: (url: URL) => Response | Promise<Response> } = {}) {
+function mockMonitoring(options: { running?: boolean; instance?: InstanceView; metric?: (url: URL) => Response | Promise<Response> } = {}) {
   return mockApi({
-    'GET /rental/detail': () => ok(INSTANCE),
+    'GET /rental/detail': () => ok(options.instance ?? INSTANCE),
     'GET /prometheus/query/metric': options.metric ?? ((url) => ok(answerFor(url, options.running ?? true))),
   });
 }
@@ -106,10 +106,36 @@ describe('实例监控', () => {
   });
 
   it('says the instance did not run when no metric has a point', async () => {
-    mockMonitoring({ running: false });
+    mockMonitoring({ running: false, instance: { ...INSTANCE, status: 'PoweredOff' } });
     renderPage(<InstanceMonitoringPage />, PATH);
     expect(await screen.findByText('实例未运行，暂无监控数据')).toBeTruthy();
     expect(screen.queryByRole('img', { name: /最近/ })).toBeNull();
+  });
+
+  it('tells a machine that just started its first sample is coming, and asks again every 15 s until it is there', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let sampled = false;
+      const { fetchMock } = mockMonitoring({ metric: (url) => ok(answerFor(url, sampled)) });
+      renderPage(<InstanceMonitoringPage />, PATH);
+      expect(await screen.findByText('实例刚开始运行，监控数据即将出现')).toBeTruthy();
+      expect(screen.queryByText('实例未运行，暂无监控数据')).toBeNull();
+      const metricCalls = () => callsTo(fetchMock, 'GET', '/prometheus/query/metric').length;
+      expect(metricCalls()).toBe(PAGE_METRICS.length);
+      sampled = true;
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(15_000);
+      });
+      await waitFor(() => expect(metricCalls()).toBe(2 * PAGE_METRICS.length));
+      expect(await screen.findByRole('img', { name: 'GPU 利用率，最近1 小时' })).toBeTruthy();
+      // With samples, back to every 30 s.
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(15_000);
+      });
+      expect(metricCalls()).toBe(2 * PAGE_METRICS.length);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('shows skeletons while loading, and the server’s message with 重试 when every metric fails', async () => {

@@ -27,6 +27,7 @@ import {
   latestOf,
   linesOf,
   PAGE_METRICS,
+  SCRAPE_SECONDS,
   TIME_RANGES,
   timeRangeOf,
   windowFor,
@@ -65,7 +66,10 @@ function useInstance(instanceId: string, enabled: boolean, autoRefresh: boolean)
 }
 
 /** Every metric of the page for the range, each asked for the window of the moment it is fetched. */
-function useMetrics(instanceId: string, range: TimeRange, enabled: boolean, autoRefresh: boolean) {
+function useMetrics(instanceId: string, range: TimeRange, enabled: boolean, autoRefresh: boolean, running: boolean) {
+  // A machine that just started has no sample yet: ask again at the scrape interval until it has one.
+  const interval = (data: LoadedMetric | undefined) =>
+    running && data && data.answer.series.every((series) => series.points.length === 0) ? SCRAPE_SECONDS * 1000 : AUTO_REFRESH_MS;
   return useQueries({
     queries: PAGE_METRICS.map((metric) => ({
       queryKey: monitoringKey(instanceId, range.key, metric),
@@ -74,7 +78,7 @@ function useMetrics(instanceId: string, range: TimeRange, enabled: boolean, auto
         return { window, answer: await fetchMetric({ instanceId, metric, ...window }, signal) };
       },
       enabled,
-      refetchInterval: autoRefresh ? AUTO_REFRESH_MS : (false as const),
+      refetchInterval: autoRefresh ? (query: { state: { data: LoadedMetric | undefined } }) => interval(query.state.data) : (false as const),
     })),
   });
 }
@@ -190,7 +194,8 @@ function InstanceMonitoringPage() {
 
   const instance = useInstance(instanceId, validId, autoRefresh);
   const missing = instance.isError && isApiError(instance.error) && instance.error.status === 404;
-  const metricResults = useMetrics(instanceId, range, validId && !missing, autoRefresh);
+  const running = instance.data?.status === 'PoweredOn' || instance.data?.status === 'PoweredOnNoGPU';
+  const metricResults = useMetrics(instanceId, range, validId && !missing, autoRefresh, running);
   const results = new Map(PAGE_METRICS.map((metric, index) => [metric, metricResults[index]]));
 
   const back = (
@@ -275,8 +280,8 @@ function InstanceMonitoringPage() {
   } else if (nothingRan) {
     content = (
       <Card>
-        <Empty description={T.empty}>
-          <Typography.Text type="secondary">{T.emptyHint}</Typography.Text>
+        <Empty description={running ? T.emptyStarting : T.empty}>
+          <Typography.Text type="secondary">{running ? T.emptyStartingHint : T.emptyHint}</Typography.Text>
         </Empty>
       </Card>
     );

@@ -46,6 +46,8 @@ export const MONITORING_TEXTS = {
   chartLabel: (title: string, range: string) => `${title}，最近${range}`,
   empty: '实例未运行，暂无监控数据',
   emptyHint: '实例运行时每 15 秒采集一次数据；关机、创建中和无卡模式下没有对应的数据。',
+  emptyStarting: '实例刚开始运行，监控数据即将出现',
+  emptyStartingHint: '每 15 秒采集一次数据，页面会自动刷新，无需手动操作。',
   chartEmpty: '该时段暂无数据',
   chartEmptyNoGpu: '无卡模式运行中，没有 GPU 数据',
   chartFailed: '加载失败',

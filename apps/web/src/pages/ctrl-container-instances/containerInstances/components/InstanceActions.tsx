@@ -19,6 +19,7 @@ import { StockAlertButton } from '../../../computility-market/StockAlertDialog';
 import { canDo, packageOf, releaseBlocker } from '../instanceRules';
 import { INSTANCE_LIST_TEXTS } from '../texts';
 import { BillingMenu } from './BillingMenu';
+import { CloneDialog } from './CloneDialog';
 
 const T = INSTANCE_LIST_TEXTS;
 
@@ -52,6 +53,8 @@ function PowerOnDialog({ instance, mode: initialMode, onClose }: PowerOnDialogPr
     onSettled: () => void invalidateAfterInstanceChange(queryClient),
   });
   const gpuOffered = shortage === null;
+  const [moving, setMoving] = useState(false);
+  if (moving) return <CloneDialog instance={instance} open move onClose={onClose} />;
   return (
     <ConfirmDialog
       open={initialMode !== null}
@@ -67,10 +70,17 @@ function PowerOnDialog({ instance, mode: initialMode, onClose }: PowerOnDialogPr
             showIcon
             title={shortage}
             action={
-              <StockAlertButton
-                size="small"
-                target={{ zoneId: instance.zoneId, zoneName: instance.zoneName, gpuModelId: instance.gpuModelId, gpuModelName: instance.gpuModelName, gpuNum: instance.gpuNum }}
-              />
+              <Space orientation="vertical" size={4}>
+                {canDo(instance, 'clone') && !packageOf(instance) ? (
+                  <Button size="small" onClick={() => setMoving(true)}>
+                    {T.powerOn.move}
+                  </Button>
+                ) : null}
+                <StockAlertButton
+                  size="small"
+                  target={{ zoneId: instance.zoneId, zoneName: instance.zoneName, gpuModelId: instance.gpuModelId, gpuModelName: instance.gpuModelName, gpuNum: instance.gpuNum }}
+                />
+              </Space>
             }
           />
         ) : null}

@@ -4,6 +4,7 @@ import { Tag, Typography } from 'antd';
 import { isTransitional, type InstanceView } from '../../../../api/compute';
 import { formatDateTime } from '../../../../components/DateTime';
 import { INSTANCE_LIST_TEXTS } from '../texts';
+import { CopyProgress } from './CopyDataDialog';
 
 const T = INSTANCE_LIST_TEXTS;
 
@@ -28,6 +29,12 @@ export function InstanceStatus({ instance }: { instance: InstanceView }) {
       {instance.statusReason ? (
         <Typography.Text type="warning" className="slg-instance-note">
           {instance.statusReason}
+        </Typography.Text>
+      ) : null}
+      <CopyProgress instance={instance} />
+      {instance.keepWhenOff && instance.status === 'PoweredOff' && !busy ? (
+        <Typography.Text type="secondary" className="slg-instance-note">
+          {T.kept}
         </Typography.Text>
       ) : null}
       {instance.releaseAt && !busy ? (

@@ -1,0 +1,68 @@
+/**
+ * 跨实例拷贝: copying a path of one instance's data disk to the same path on another instance of the
+ * same region (docs/api-compute.md). The machines copy disk to disk; the server follows the progress,
+ * and the console polls the instance's copy tasks while one runs.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { request } from './client';
+import { queryKeys } from './queryKeys';
+
+export type CopyStatus = 'running' | 'done' | 'failed';
+
+export interface CopyTask {
+  taskId: string;
+  /** What the instance the list was asked for is in this copy. */
+  role: 'source' | 'target';
+  fromInstanceId: string;
+  fromInstanceName: string;
+  toInstanceId: string;
+  toInstanceName: string;
+  peerInstanceId: string;
+  peerInstanceName: string;
+  path: string;
+  status: CopyStatus;
+  statusReason: string | null;
+  /** 0–100; 100 only once done. */
+  progress: number;
+  totalGb: number;
+  copiedGb: number;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface CopyDataBody {
+  fromInstanceId: string;
+  toInstanceId: string;
+  path: string;
+}
+
+/** How often an instance's copies are polled while one of them runs. */
+export const COPY_POLL_MS = 2_000;
+
+/** Under the instances key, so every change to an instance refreshes it too. */
+export const copyKeys = {
+  tasks: (instanceId: string) => [...queryKeys.instances, 'copy-data', instanceId] as const,
+};
+
+export function startCopy(body: CopyDataBody): Promise<CopyTask> {
+  return request<CopyTask>({ method: 'POST', url: '/rental/copy_data', data: body });
+}
+
+/** Silent: the dialog shows a failed load in place. */
+export function fetchCopyTasks(instanceId: string): Promise<CopyTask[]> {
+  return request<CopyTask[]>({ url: '/rental/copy_data', params: { instanceId }, silent: true });
+}
+
+export function copyTasksPollInterval(tasks: readonly CopyTask[] | undefined): number | false {
+  return tasks?.some((task) => task.status === 'running') ? COPY_POLL_MS : false;
+}
+
+/** The instance's recent copies (newest first), polled while one runs; only fetched while the dialog is open. */
+export function useCopyTasksQuery(instanceId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: copyKeys.tasks(instanceId),
+    queryFn: () => fetchCopyTasks(instanceId),
+    enabled,
+    refetchInterval: (current) => copyTasksPollInterval(current.state.data),
+  });
+}

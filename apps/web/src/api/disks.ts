@@ -1,0 +1,67 @@
+/**
+ * 扩容设置: the data disk of an instance. 50 GB are free; above that the disk is metered per GB per day
+ * (docs/api-compute.md "Data disk"), whether the instance is on or off. The server decides every size and
+ * price; the console reads them here and sends the new total size.
+ */
+import { diskRateFenPerDay } from '@slg/shared';
+import { useQuery } from '@tanstack/react-query';
+import { request } from './client';
+import { queryKeys } from './queryKeys';
+
+export interface DiskInfo {
+  instanceId: string;
+  sizeGb: number;
+  /** GB used; null when the machine cannot be asked right now. */
+  usedGb: number | null;
+  /** The free part of every data disk (50 GB). */
+  freeGb: number;
+  /** The smallest size a shrink may reach: the free size, never below what is used. */
+  minGb: number;
+  /** The largest data disk of one instance on its host. */
+  maxGb: number;
+  /** Disk space the host has not handed out yet. */
+  hostFreeGb: number;
+  priceFenPerGbDay: number;
+  /** What the disk costs per day now, fen. */
+  rateFenPerDay: number;
+}
+
+export interface DiskResizeBody {
+  instanceId: string;
+  /** The new total size in GB. */
+  sizeGb: number;
+}
+
+export type DiskResized = DiskInfo & { orderId: string | null };
+
+/** Under the instances key, so every change to an instance refreshes it too. */
+export const diskKeys = {
+  info: (instanceId: string) => [...queryKeys.instances, 'disk', instanceId] as const,
+};
+
+export function fetchDiskInfo(instanceId: string): Promise<DiskInfo> {
+  return request<DiskInfo>({ url: '/rental/disk', params: { instanceId } });
+}
+
+export function extendDisk(body: DiskResizeBody): Promise<DiskResized> {
+  return request<DiskResized>({ method: 'POST', url: '/rental/extend_disk', data: body });
+}
+
+export function shrinkDisk(body: DiskResizeBody): Promise<DiskResized> {
+  return request<DiskResized>({ method: 'POST', url: '/rental/shrink_disk', data: body });
+}
+
+/** The dialog's figures; only fetched while it is open. */
+export function useDiskInfoQuery(instanceId: string, enabled: boolean) {
+  return useQuery({ queryKey: diskKeys.info(instanceId), queryFn: () => fetchDiskInfo(instanceId), enabled });
+}
+
+/** The largest size this instance can be given now: the host's limit, and what the host has free. */
+export function largestSizeGb(info: Pick<DiskInfo, 'sizeGb' | 'maxGb' | 'hostFreeGb'>): number {
+  return Math.max(info.sizeGb, Math.min(info.maxGb, info.sizeGb + info.hostFreeGb));
+}
+
+/** What a disk of `sizeGb` costs per day at the server's price (the server charges exactly this). */
+export function dailyDiskFen(info: Pick<DiskInfo, 'priceFenPerGbDay'>, sizeGb: number): number {
+  return diskRateFenPerDay(sizeGb, info.priceFenPerGbDay);
+}

@@ -1,0 +1,31 @@
+import { DATA_DISK_MOUNT_PATH } from '@slg/shared';
+
+/** Texts of 跨实例拷贝 (CopyDataDialog) and the progress on the instance row (CopyProgress). */
+export const COPY_TEXTS = {
+  menu: '跨实例拷贝',
+  title: (name: string) => `跨实例拷贝 · ${name}`,
+  intro: `把本实例数据盘（挂载在 ${DATA_DISK_MOUNT_PATH}）中的文件或目录拷贝到同一地区的另一台实例，由平台在机房内直接拷贝，实例开机或关机均可。`,
+  target: '目标实例',
+  targetPlaceholder: '选择同一地区的实例',
+  targetOption: (name: string, instanceId: string) => `${name}（${instanceId}）`,
+  targetsLoadFailed: '实例列表加载失败',
+  noTargets: (zone: string) => `${zone}没有其他可以接收数据的实例（须为运行中、无卡模式运行中或已关机，且没有正在进行的操作）`,
+  targetRequired: '请选择目标实例',
+  path: '拷贝路径',
+  pathHelp: `数据盘中的文件或目录，默认整个数据盘（${DATA_DISK_MOUNT_PATH}）`,
+  effect: (path: string, target: string) => `将拷贝本实例的 ${path} 到「${target}」的相同路径，目标实例中已有的同名文件会被覆盖，其他文件保留。拷贝期间请勿在两台实例上修改该路径下的数据。`,
+  submit: '开始拷贝（覆盖同名文件）',
+  cancel: '关闭',
+  started: (target: string) => `已开始拷贝到「${target}」`,
+  history: '拷贝记录',
+  historyLoadFailed: '拷贝记录加载失败',
+  historyEmpty: '暂无拷贝记录',
+  toPeer: (name: string, instanceId: string) => `拷贝到 ${name}（${instanceId}）`,
+  fromPeer: (name: string, instanceId: string) => `从 ${name}（${instanceId}）拷入`,
+  size: (copied: number, total: number) => `${copied} / ${total} GB`,
+  status: { running: '拷贝中', done: '已完成', failed: '失败' },
+  failedBecause: (reason: string) => `失败：${reason}`,
+  row: (progress: number) => `拷贝中 ${progress}%`,
+  rowSource: (peer: string, path: string) => `正在把 ${path} 拷贝到 ${peer}`,
+  rowTarget: (peer: string, path: string) => `正在从 ${peer} 拷入 ${path}`,
+} as const;
