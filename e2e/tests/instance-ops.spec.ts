@@ -58,17 +58,21 @@ test('an instance that is off: 升降配置 to 2 GPUs, a custom service port, th
     await expect(dialog).toBeHidden();
   });
 
-  await test.step('克隆实例 to another host of the region with the data disk: the clone comes up, the source stays off', async () => {
+  await test.step('克隆实例 to another host of the region with the data disk: the order shows the price, the clone comes up, the source stays off', async () => {
     await row.getByRole('button', { name: /更多/ }).click();
     await page.getByRole('menuitem', { name: '克隆实例' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByLabel('目标主机').click();
-    await dialog.getByLabel('目标主机').fill('4090-07');
-    await page.locator('.ant-select-item-option', { hasText: '北京A区-4090-07' }).click();
-    await expect(dialog.getByText('新实例按量单价')).toBeVisible();
-    await dialog.getByLabel('新实例名称').fill('e2e-克隆机');
-    await dialog.getByRole('button', { name: '确认克隆' }).click();
-    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/\/ctrl-container-instances\/cloneInstances\?instanceId=/);
+    await page.getByRole('radio', { name: '选择 北京A区-4090-07' }).check();
+    await expect(page.getByRole('checkbox', { name: '同时复制数据盘（50 GB）' })).toBeChecked();
+    await expect(page.getByText('每小时费用')).toBeVisible();
+    await page.getByLabel('新实例名称').fill('e2e-克隆机');
+    await page.getByRole('button', { name: '下一步' }).click();
+    await expect(page).toHaveURL(/\/ctrl-container-instances\/confirm-clone-order\?/);
+    await expect(page.getByText('同地区克隆：复制系统盘和数据盘；原实例保持关机，不受影响')).toBeVisible();
+    await expect(page.getByText('¥3.96/时')).toBeVisible();
+    await page.getByRole('checkbox', { name: /算力租用协议/ }).check();
+    await page.getByRole('button', { name: '确认克隆' }).click();
+    await expect(page).toHaveURL(/\/ctrl-container-instances\/containerInstances$/);
     const clone = page.getByRole('row').filter({ hasText: 'e2e-克隆机' });
     await expect(clone.locator('.slg-instance-status-tag')).toHaveText('运行中', { timeout: TRANSITION_TIMEOUT });
     await expect(clone.getByText(/RTX 4090 × 2/)).toBeVisible();

@@ -122,12 +122,19 @@ export interface ComputeDriver {
   copyData(taskUid: string, fromInstanceId: string, toInstanceId: string, path: string): Promise<void>;
   /** Where each copy stands; copies the driver does not know are `absent`. */
   observeCopies(taskUids: readonly string[]): Promise<Map<string, ObservedCopy>>;
+  /**
+   * Stops copy `taskUid`: what has landed on the target stays there, the rest is not copied, and
+   * `observeCopies` reports it `cancelled` with the GB moved until then. A copy already stopped,
+   * done, failed or unknown is left alone, so repeating the call is safe. Refused with a retryable
+   * `DriverError` when the target's host cannot be asked.
+   */
+  cancelCopy(taskUid: string): Promise<void>;
 }
 
 /** What the machines report of a data copy. */
 export interface ObservedCopy {
-  state: 'running' | 'done' | 'failed' | 'absent';
-  /** GB the copy moves in all, and GB moved so far (both 0 when absent). */
+  state: 'running' | 'done' | 'failed' | 'cancelled' | 'absent';
+  /** GB the copy moves in all, and GB moved so far (for cancelled: until it stopped; both 0 when absent). */
   totalGb: number;
   copiedGb: number;
   /** For failed: why, in words the user can act on. */

@@ -38,7 +38,7 @@ export function platformJobs(deps: AppDeps): PeriodicJob[] {
     { name: 'meter-instances', everyMs: 60_000, exclusive: true, run: () => instanceBilling.meterAndEnforce() },
     // Data disks above the free 50 GB settled up to now; released instances' disk meters closed at their release.
     { name: 'meter-disks', everyMs: 10 * 60_000, exclusive: true, run: () => meterOpenDisks(deps.database.db, deps.now()) },
-    // 跨实例拷贝: running copies' progress recorded, finished ones marked done or failed.
+    // 跨实例拷贝: running copies' progress recorded, finished ones marked done or failed; cancelled ones the machines still run stopped again.
     { name: 'copy-data', everyMs: 3_000, exclusive: true, run: () => new CopyDataService(deps).observeRunning() },
     // Scheduled power-offs fire within 15 seconds of their time.
     { name: 'scheduled-power-off', everyMs: 15_000, exclusive: true, run: () => instanceBilling.powerOffScheduled() },

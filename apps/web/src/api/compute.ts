@@ -195,6 +195,8 @@ export interface InstanceView {
 
 /** What the instance list shows of a running 跨实例拷贝. */
 export interface RunningCopy {
+  /** What `DELETE /rental/copy_data` cancels. */
+  taskId: string;
   /** source: this instance is copied from; target: copied into. */
   role: 'source' | 'target';
   peerInstanceId: string;
@@ -375,6 +377,9 @@ export interface CloneBody {
   gpuNum: number;
   chargingRuleId: number;
   rentAmount?: number;
+  /** A voucher for a day / week / month package (pay-as-you-go takes none). */
+  voucherId?: number;
+  autoRenew?: boolean;
   name?: string;
   copyData: boolean;
   releaseSource?: boolean;
@@ -388,7 +393,7 @@ export interface ClonePrepayResult extends PrepayResult {
 
 const clonePath = (crossRegion: boolean) => (crossRegion ? '/rental/clone/v2' : '/rental/clone');
 
-/** Silent: the dialog shows a refused price in place. */
+/** Silent: the clone pages show a refused price in place. */
 export function clonePrepay(body: CloneBody, crossRegion: boolean): Promise<ClonePrepayResult> {
   return request<ClonePrepayResult>({ method: 'POST', url: `${clonePath(crossRegion)}/prepay`, data: body, silent: true });
 }

@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { request } from './client';
 import { queryKeys } from './queryKeys';
 
-export type CopyStatus = 'running' | 'done' | 'failed';
+export type CopyStatus = 'running' | 'done' | 'failed' | 'cancelled';
 
 export interface CopyTask {
   taskId: string;
@@ -25,6 +25,7 @@ export interface CopyTask {
   /** 0–100; 100 only once done. */
   progress: number;
   totalGb: number;
+  /** For a cancelled copy: what it had copied when it stopped (it stays on the target). */
   copiedGb: number;
   createdAt: string;
   finishedAt: string | null;
@@ -46,6 +47,11 @@ export const copyKeys = {
 
 export function startCopy(body: CopyDataBody): Promise<CopyTask> {
   return request<CopyTask>({ method: 'POST', url: '/rental/copy_data', data: body });
+}
+
+/** Stops a running copy (what was copied stays on the target); a copy that already ended is refused with 409. */
+export function cancelCopy(taskId: string): Promise<CopyTask> {
+  return request<CopyTask>({ method: 'DELETE', url: '/rental/copy_data', params: { taskId } });
 }
 
 /** Silent: the dialog shows a failed load in place. */

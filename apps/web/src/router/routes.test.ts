@@ -45,6 +45,10 @@ const BUILT = [
   // issue 8: SSH keys and monitoring
   '/ctrl-container-instances/sshSet', '/ctrl-container-instances/instance-monitoring',
   '/ctrl-container-instances/upDownSetting', '/ctrl-container-instances/priceDetail',
+  // 克隆实例 and its order (the clone dialog became these pages)
+  '/ctrl-container-instances/cloneInstances', '/ctrl-container-instances/confirm-clone-order',
+  // the billing pages: 续费, 转按量计费, 转包年包月
+  '/ctrl-container-instances/renew', '/ctrl-container-instances/payByVolume', '/ctrl-container-instances/yearMonthPackages',
   // issue 8: private images
   '/ctrl-mirror-image/mirrorImage',
 ];

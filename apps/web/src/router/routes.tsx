@@ -105,10 +105,15 @@ const VoucherPage = lazyPage(() => import('../pages/ctrl-cost-center/voucher/ind
 const MarketPage = lazyPage(() => import('../pages/computility-market/index'));
 const ContainerInstancesPage = lazyPage(() => import('../pages/ctrl-container-instances/containerInstances/index'));
 const CreateInstancePage = lazyPage(() => import('../pages/ctrl-container-instances/createInstances/index'));
+const CloneInstancesPage = lazyPage(() => import('../pages/ctrl-container-instances/cloneInstances/index'));
+const ConfirmCloneOrderPage = lazyPage(() => import('../pages/ctrl-container-instances/confirm-clone-order/index'));
 const SshSetPage = lazyPage(() => import('../pages/ctrl-container-instances/sshSet/index'));
 const InstanceMonitoringPage = lazyPage(() => import('../pages/ctrl-container-instances/instance-monitoring/index'));
 const UpDownSettingPage = lazyPage(() => import('../pages/ctrl-container-instances/upDownSetting/index'));
 const PriceDetailPage = lazyPage(() => import('../pages/ctrl-container-instances/priceDetail/index'));
+const RenewPage = lazyPage(() => import('../pages/ctrl-container-instances/renew/index'));
+const PayByVolumePage = lazyPage(() => import('../pages/ctrl-container-instances/payByVolume/index'));
+const YearMonthPackagesPage = lazyPage(() => import('../pages/ctrl-container-instances/yearMonthPackages/index'));
 // 我的镜像 (issue 8).
 const MirrorImagePage = lazyPage(() => import('../pages/ctrl-mirror-image/mirrorImage/index'));
 
@@ -202,19 +207,28 @@ export const ROUTE_TABLE: RouteNode[] = [
         meta: { title: '创建实例', subAccountPage: true, activeMenu: '/ctrl-container-instances/containerInstances' },
         page: CreateInstancePage,
       },
-      { path: 'cloneInstances', meta: { title: '克隆实例', activeMenu: '/ctrl-container-instances/containerInstances' } },
+      {
+        path: 'cloneInstances',
+        meta: { title: '克隆实例', activeMenu: '/ctrl-container-instances/containerInstances' },
+        page: CloneInstancesPage,
+      },
       { path: 'confirm-order', meta: { title: '确认订单', activeMenu: '/ctrl-container-instances/containerInstances' } },
       {
         path: 'confirm-clone-order',
         meta: { title: '确认克隆订单', activeMenu: '/ctrl-container-instances/containerInstances' },
+        page: ConfirmCloneOrderPage,
       },
       {
         path: 'instance-monitoring',
         meta: { title: '实例监控', activeMenu: '/ctrl-container-instances/containerInstances' },
         page: InstanceMonitoringPage,
       },
-      { path: 'payByVolume', meta: { title: '转按量计费', activeMenu: '/ctrl-container-instances/containerInstances' } },
-      { path: 'renew', meta: { title: '续费', activeMenu: '/ctrl-container-instances/containerInstances' } },
+      {
+        path: 'payByVolume',
+        meta: { title: '转按量计费', activeMenu: '/ctrl-container-instances/containerInstances' },
+        page: PayByVolumePage,
+      },
+      { path: 'renew', meta: { title: '续费', activeMenu: '/ctrl-container-instances/containerInstances' }, page: RenewPage },
       { path: 'sshSet', meta: { title: 'SSH公钥', sidebar: true }, page: SshSetPage },
       {
         path: 'upDownSetting',
@@ -224,6 +238,7 @@ export const ROUTE_TABLE: RouteNode[] = [
       {
         path: 'yearMonthPackages',
         meta: { title: '包年包月', activeMenu: '/ctrl-container-instances/containerInstances' },
+        page: YearMonthPackagesPage,
       },
       { path: 'priceDetail', meta: { title: '价格详情', activeMenu: '/ctrl-container-instances/containerInstances' }, page: PriceDetailPage },
     ],

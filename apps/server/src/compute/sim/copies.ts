@@ -19,6 +19,8 @@ const COPY = {
   targetGone: 'copy_lost',
   hostFailed: 'copy_host_failed',
   noSpace: 'copy_no_space',
+  /** Stopped by `cancel` at its `updatedAt`: what had moved by then landed on the target. */
+  cancelled: 'copy_cancelled',
 } as const;
 
 const TARGET_GONE = '目标实例的数据盘已不存在';
@@ -46,8 +48,8 @@ export function simPathSizeGb(usedGb: number, path: string): number {
 /**
  * Data copies between machines of the simulated data centre, disk to disk: the source is read from a
  * snapshot taken when the copy starts, so it may be stopped meanwhile; the target's disk gains the
- * copied GB when the copy lands. The job is stored like a real storage system's, so it survives
- * restarts and every call is idempotent.
+ * copied GB when the copy lands (or, when it is cancelled, the GB moved until then). The job is
+ * stored like a real storage system's, so it survives restarts and every call is idempotent.
  */
 export class SimCopies {
   constructor(
@@ -88,6 +90,42 @@ export class SimCopies {
       .insert(simImages)
       .values({ uid: taskUid, instanceId: toInstanceId, state: COPY.copying, sizeGb, readyAt: new Date(now.getTime() + (sizeGb / this.gbPerSecond) * 1000), updatedAt: now })
       .onConflictDoNothing();
+  }
+
+  /** GB of a job moved by `at`, to a tenth: it moves at a steady rate until its `readyAt`. */
+  private copiedBy(job: { sizeGb: number; readyAt: Date }, at: Date): number {
+    const remainingGb = Math.max(0, ((job.readyAt.getTime() - at.getTime()) / 1000) * this.gbPerSecond);
+    return Math.round(Math.max(0, job.sizeGb - remainingGb) * 10) / 10;
+  }
+
+  /**
+   * Stops a copy still moving: the job flips to cancelled and the GB moved so far join the target's
+   * disk in one transaction, so a cancel racing the landing (or another cancel) counts them once.
+   */
+  async cancel(taskUid: string): Promise<void> {
+    const [job] = await this.db.select().from(simImages).where(eq(simImages.uid, taskUid));
+    if (job?.state !== COPY.copying) return;
+    const [target] = await this.db
+      .select({ fault: hosts.simFault, faultReason: hosts.simFaultReason })
+      .from(simMachines)
+      .innerJoin(hosts, eq(hosts.id, simMachines.hostId))
+      .where(eq(simMachines.instanceId, job.instanceId));
+    if (target?.fault === 'unreachable') throw new DriverError(target.faultReason ?? '主机失联', true);
+    const now = this.now();
+    await this.db.transaction(async (tx) => {
+      const [stopped] = await tx
+        .update(simImages)
+        .set({ state: COPY.cancelled, updatedAt: now })
+        .where(and(eq(simImages.uid, taskUid), eq(simImages.state, COPY.copying)))
+        .returning();
+      if (!stopped) return;
+      const landedGb = Math.round(this.copiedBy(stopped, now));
+      if (landedGb === 0) return;
+      await tx
+        .update(simMachines)
+        .set({ dataDiskUsedGb: sql`least(${simMachines.dataDiskUsedGb} + ${landedGb}, ${simMachines.dataDiskGb})`, updatedAt: now })
+        .where(eq(simMachines.instanceId, stopped.instanceId));
+    });
   }
 
   async observe(taskUids: readonly string[]): Promise<Map<string, ObservedCopy>> {
@@ -135,8 +173,9 @@ export class SimCopies {
     for (const row of rows) {
       const totalGb = row.sizeGb;
       if (row.state === COPY.copying) {
-        const remainingGb = Math.max(0, ((row.readyAt.getTime() - now.getTime()) / 1000) * this.gbPerSecond);
-        observed.set(row.uid, { state: 'running', totalGb, copiedGb: Math.round(Math.max(0, totalGb - remainingGb) * 10) / 10 });
+        observed.set(row.uid, { state: 'running', totalGb, copiedGb: this.copiedBy(row, now) });
+      } else if (row.state === COPY.cancelled) {
+        observed.set(row.uid, { state: 'cancelled', totalGb, copiedGb: this.copiedBy(row, row.updatedAt) });
       } else if (row.state === COPY.copied) {
         observed.set(row.uid, { state: 'done', totalGb, copiedGb: totalGb });
       } else {

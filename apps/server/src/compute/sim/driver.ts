@@ -313,4 +313,8 @@ export class SimDriver implements ComputeDriver {
   async observeCopies(taskUids: readonly string[]): Promise<Map<string, ObservedCopy>> {
     return this.copies.observe(taskUids);
   }
+
+  async cancelCopy(taskUid: string): Promise<void> {
+    await this.copies.cancel(taskUid);
+  }
 }

@@ -434,7 +434,7 @@ export const copyTasks = pgTable(
       .notNull()
       .references(() => instances.id),
     path: varchar('path', { length: 512 }).notNull(),
-    /** running → done, or failed (statusReason). */
+    /** running → done, failed (statusReason) or cancelled by the user. */
     status: varchar('status', { length: 16 }).notNull(),
     statusReason: text('status_reason'),
     totalGb: real('total_gb').notNull().default(0),

@@ -11,6 +11,7 @@ import { offsetOf, pageOf, type PageQuery } from '../../http/pagination.js';
 import { DriverError } from '../../compute/driver.js';
 import type { Principal } from '../auth/principal.js';
 import { RentalService } from '../rental/service.js';
+import { assertNoRunningCopy } from '../rental/copy-guard.js';
 import type { InstanceRow } from '../rental/metering.js';
 import type { InstanceView } from '../rental/views.js';
 import { sharedWith, usableImage, type UsableImage } from './usable.js';
@@ -255,6 +256,7 @@ export class ImageService {
   async reset(principal: Principal, instanceId: string): Promise<InstanceView> {
     await this.db.transaction(async (tx) => {
       const instance = await this.rental.lockOwned(tx, principal, instanceId, 'reset');
+      await assertNoRunningCopy(tx, instance.id, 'reset');
       const image = await usableImage(tx, principal, instance.imageId).catch((error: unknown) => {
         if (error instanceof AppError) throw new AppError('STATE_CONFLICT', '实例当前的镜像已删除、已下架或不再分享给您，无法重置系统，请使用「更换镜像」');
         throw error;
@@ -272,6 +274,7 @@ export class ImageService {
   async switchImage(principal: Principal, input: { instanceId: string; imageId: string }): Promise<InstanceView> {
     await this.db.transaction(async (tx) => {
       const instance = await this.rental.lockOwned(tx, principal, input.instanceId, 'switch_image');
+      await assertNoRunningCopy(tx, instance.id, 'switch_image');
       const image = await usableImage(tx, principal, input.imageId);
       const [host] = await tx.select({ cudaVersion: hosts.cudaVersion }).from(hosts).where(eq(hosts.id, instance.hostId));
       if (host && !imageRunsOnHost(image.cuda, host.cudaVersion)) {

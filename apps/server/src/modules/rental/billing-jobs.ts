@@ -1,7 +1,7 @@
-import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, notExists, or } from 'drizzle-orm';
 import { AUTO_RELEASE_DAYS, formatYuan, RELEASE_WARNING_DAYS, USAGE_CHARGING_RULE_ID } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
-import { instanceEvents, instancePorts, instances, wallets } from '../../db/schema/index.js';
+import { copyTasks, instanceEvents, instancePorts, instances, wallets } from '../../db/schema/index.js';
 import { assertAllowed, RUNNING_STATUSES } from '../../compute/state-machine.js';
 import { chinaDateTime, NotificationService, type NewNotification } from '../notifications/service.js';
 import { meterOpenRuns, type InstanceRow, type MeteringPassResult } from './metering.js';
@@ -238,6 +238,13 @@ export class InstanceBillingJobs {
             or(isNull(instances.retainedUntil), lte(instances.retainedUntil, now)),
             // A kept instance whose next day could not be paid had 保留 switched off by the retention pass.
             eq(instances.keepWhenOff, false),
+            // A copy from or into it runs: released once it ends (a copy locks both instances before it starts).
+            notExists(
+              tx
+                .select({ id: copyTasks.id })
+                .from(copyTasks)
+                .where(and(eq(copyTasks.status, 'running'), or(eq(copyTasks.fromInstanceRowId, instances.id), eq(copyTasks.toInstanceRowId, instances.id)))),
+            ),
           ),
         )
         .orderBy(asc(instances.id))

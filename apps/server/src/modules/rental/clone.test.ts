@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { call, createTestApp, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
-import { hosts, instanceEvents, instances, orders, simMachines } from '../../db/schema/index.js';
+import { hosts, instanceEvents, instances, orders, simMachines, users, vouchers } from '../../db/schema/index.js';
 import { Reconciler } from '../../compute/reconciler.js';
 import { walletsOutOfBalance } from '../billing/ledger.js';
 import type { InstanceView } from './views.js';
@@ -76,6 +76,30 @@ describe('clone and move (克隆实例 / 迁移)', () => {
     const [source] = await db().select().from(instances).where(eq(instances.instanceId, instanceId));
     const events = await db().select().from(instanceEvents).where(and(eq(instanceEvents.instanceRowId, source?.id ?? 0), eq(instanceEvents.type, 'CLONE')));
     expect(events.map((event) => event.detail)).toEqual([`克隆为实例 ${cloned.body.result.instanceId}`]);
+  });
+
+  it('prices a clone package with a voucher as the CLONE_INSTANCE order it pays, so preview and payment agree', async () => {
+    const { user, instanceId } = await offSource();
+    const [owner] = await db().select({ id: users.id }).from(users).where(eq(users.telephone, user.telephone));
+    const now = t.deps.now();
+    const valid = { ownerId: owner?.id ?? 0, amountFen: 1000, validFrom: new Date(now.getTime() - 1000), validTo: new Date(now.getTime() + 86_400_000), source: 'GRANT' };
+    const [newOnly, cloneOnly] = await db()
+      .insert(vouchers)
+      .values([
+        { ...valid, name: '新购专用券', scope: ['NEW_PURCHASE'] },
+        { ...valid, name: '克隆专用券', scope: ['CLONE_INSTANCE'] },
+      ])
+      .returning();
+    const body = (voucherId: number | undefined) => ({ instanceId, hostId: TARGET_HOST, gpuNum: 1, chargingRuleId: 2, rentAmount: 1, copyData: true, voucherId });
+    const refused = await send(user, 'POST', '/api/v1/rental/clone/prepay', body(newOnly?.id));
+    expect(refused.status).toBe(400);
+    const priced = await send<{ amount: number; discount: number; payable: number }>(user, 'POST', '/api/v1/rental/clone/prepay', body(cloneOnly?.id));
+    expect(priced.status, JSON.stringify(priced.body)).toBe(200);
+    expect(priced.body.result.discount).toBe(1000);
+    const cloned = await send<{ orderId: string }>(user, 'POST', '/api/v1/rental/clone', body(cloneOnly?.id));
+    expect(cloned.status, JSON.stringify(cloned.body)).toBe(200);
+    const [order] = await db().select().from(orders).where(eq(orders.orderNo, cloned.body.result.orderId));
+    expect(order).toMatchObject({ type: 'CLONE_INSTANCE', discountFen: 1000, paidFen: priced.body.result.payable });
   });
 
   it('moves an instance off a full host: the clone runs on a host with free GPUs, then the source is released', async () => {

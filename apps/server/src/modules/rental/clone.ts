@@ -10,6 +10,7 @@ import type { Principal } from '../auth/principal.js';
 import { DiskService } from './disks.js';
 import type { InstanceRow } from './metering.js';
 import { RentalService } from './service.js';
+import { assertNoRunningCopy } from './copy-guard.js';
 
 export interface CloneInput {
   instanceId: string;
@@ -66,6 +67,8 @@ export class CloneService {
       if (!input.copyData || scope === 'any_region') throw new AppError('VALIDATION', '迁移会释放原实例，须在同一地区并复制数据盘，以免数据丢失');
       if (source.chargingRuleId !== USAGE_CHARGING_RULE_ID) throw new AppError('VALIDATION', '包年包月实例迁移后不能释放原实例：请先转为按量计费（未使用部分退回余额），再迁移');
       if (target.host.id === source.hostId) throw new AppError('VALIDATION', '迁移须选择其他主机');
+      // Decides under the source's lock when `lock` (the clone itself); the price only warns early.
+      await assertNoRunningCopy(executor, source.id, 'move');
     }
     return source;
   }
@@ -77,7 +80,8 @@ export class CloneService {
   /** The price of the clone as `/rental/prepay` answers it, with the copied data disk and its daily price. */
   async prepay(principal: Principal, input: CloneInput, scope: CloneScope) {
     const source = await this.sourceOf(this.db, principal, input, scope, false);
-    const price = await this.rental.prepay(principal, input);
+    // Priced as the order it becomes, so a voucher scoped to clones (or not to them) previews as it pays.
+    const price = await this.rental.prepay(principal, input, 'CLONE_INSTANCE');
     const dataDiskGb = this.dataDiskGb(source, input);
     return { ...price, dataDiskGb, diskRateFenPerDay: diskRateFenPerDay(dataDiskGb, this.deps.config.compute.diskPriceFenPerGbDay), sourceInstanceId: source.instanceId };
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNull, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { copyPathProblem, normalizeCopyPath } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
@@ -12,7 +12,7 @@ import { assertAllowed } from '../../compute/state-machine.js';
 import type { Principal } from '../auth/principal.js';
 import { RentalService } from './service.js';
 
-export type CopyStatus = 'running' | 'done' | 'failed';
+export type CopyStatus = 'running' | 'done' | 'failed' | 'cancelled';
 
 export interface CopyTaskView {
   taskId: string;
@@ -48,6 +48,19 @@ const OBSERVE_BATCH = 200;
 export const COPY_HISTORY_LIMIT = 20;
 /** A task the driver never started (the process died before asking) is asked again until it is this old. */
 const START_RETRY_MS = 15 * 60_000;
+/**
+ * A cancelled task is observed this long after its cancel, and stopped again on the machines while they
+ * still report it running: the driver may have failed when asked, or a start racing the cancel may
+ * have reached the machines after it.
+ */
+const CANCEL_FOLLOW_MS = 6 * 3_600_000;
+const CANCELLED_REASON = '已取消';
+/** Why a task that already ended cannot be cancelled, by its status. */
+const NOT_CANCELLABLE: Readonly<Record<string, string>> = {
+  done: '拷贝任务已完成，无法取消（数据已全部拷贝到目标实例）',
+  failed: '拷贝任务已失败结束，无需取消',
+  cancelled: '拷贝任务已取消，请勿重复操作',
+};
 
 type TaskRow = typeof copyTasks.$inferSelect;
 interface TaskWithEnds {
@@ -82,6 +95,9 @@ function namingEnd<T>(end: '源' | '目标', check: () => T): T {
  * another of the caller's instances in the same region, by the machines, disk to disk. The task row is
  * written first (a partial unique index lets one copy run into an instance at a time), then the driver
  * is asked after the commit; the `copy-data` job follows its progress until it is done or failed.
+ * A cancel is decided by the row alone (running → cancelled, the same conditional update that ends a
+ * task, so a cancel racing the end has exactly one winner), then the machines are told to stop; the
+ * job tells them again while they report a cancelled task still running.
  */
 export class CopyDataService {
   private readonly rental: RentalService;
@@ -144,6 +160,23 @@ export class CopyDataService {
           .from(copyTasks)
           .where(and(eq(copyTasks.toInstanceRowId, source.id), eq(copyTasks.status, 'running')));
         if (incoming) throw new AppError('STATE_CONFLICT', '源实例正在接收其他实例拷贝来的数据，请等拷贝完成后再从它拷贝');
+        // A move releases its source once the clone runs (clone.ts, under the source's lock like this).
+        const [moving] = await tx
+          .select({ sourceRowId: instances.cloneSourceRowId, cloneId: instances.instanceId })
+          .from(instances)
+          .where(
+            and(
+              inArray(instances.cloneSourceRowId, [source.id, target.id]),
+              eq(instances.cloneReleasesSource, true),
+              eq(instances.operation, 'create'),
+              isNull(instances.releasedAt),
+            ),
+          )
+          .limit(1);
+        if (moving) {
+          const end = moving.sourceRowId === source.id ? '源' : '目标';
+          throw new AppError('STATE_CONFLICT', `${end}实例正在迁移到实例 ${moving.cloneId}，迁移完成后将被释放，不能跨实例拷贝`);
+        }
         const now = this.deps.now();
         const [task] = await tx
           .insert(copyTasks)
@@ -168,6 +201,75 @@ export class CopyDataService {
     }
   }
 
+  /**
+   * `DELETE /rental/copy_data`: stops a running copy. What was copied stays on the target; the rest is
+   * not copied. 404 for a task the caller cannot see, 409 for one that already ended.
+   */
+  async cancel(principal: Principal, taskUid: string): Promise<CopyTaskView> {
+    const now = this.deps.now();
+    const [cancelled] = await this.db
+      .update(copyTasks)
+      .set({ status: 'cancelled', statusReason: CANCELLED_REASON, finishedAt: now, updatedAt: now })
+      .where(and(ownedBy(principal, 'CONTAINER', copyTasks), eq(copyTasks.uid, taskUid), eq(copyTasks.status, 'running')))
+      .returning();
+    if (!cancelled) {
+      const [task] = await this.db
+        .select({ status: copyTasks.status })
+        .from(copyTasks)
+        .where(and(ownedBy(principal, 'CONTAINER', copyTasks), eq(copyTasks.uid, taskUid)));
+      if (!task) throw new AppError('NOT_FOUND', '拷贝任务不存在');
+      throw new AppError('STATE_CONFLICT', NOT_CANCELLABLE[task.status] ?? '拷贝任务已结束，无法取消');
+    }
+    // The cancel stands once the row says so; should the machines not answer now, the job stops them.
+    await this.stopOnMachines([cancelled]).catch((error: unknown) => {
+      if (!(error instanceof DriverError)) throw error;
+    });
+    return this.toView(await this.withEnds(cancelled.id), 'source');
+  }
+
+  /**
+   * Tells the machines to stop cancelled copies they still report running, and records what each had
+   * copied when it stopped. Returns how many were stopped or recorded; a copy the driver cannot stop
+   * now is left for the next pass.
+   */
+  private async stopOnMachines(tasks: TaskRow[]): Promise<number> {
+    if (tasks.length === 0) return 0;
+    const observed = await this.driver.observeCopies(tasks.map((task) => task.uid));
+    let changed = 0;
+    for (const task of tasks) {
+      let seen = observed.get(task.uid);
+      if (seen?.state === 'running') {
+        try {
+          await this.driver.cancelCopy(task.uid);
+        } catch (error) {
+          if (error instanceof DriverError) continue;
+          throw error;
+        }
+        changed += 1;
+        seen = (await this.driver.observeCopies([task.uid])).get(task.uid);
+      }
+      if ((seen?.state === 'cancelled' || seen?.state === 'done') && (await this.recordStopped(task.id, seen))) changed += 1;
+    }
+    return changed;
+  }
+
+  /** What a cancelled copy had moved when the machines stopped it (one that landed before the cancel: all of it). */
+  private async recordStopped(taskId: number, observed: ObservedCopy): Promise<boolean> {
+    const copiedGb = observed.state === 'done' ? observed.totalGb : observed.copiedGb;
+    const updated = await this.db
+      .update(copyTasks)
+      .set({ totalGb: observed.totalGb, copiedGb, progress: runningProgress({ ...observed, copiedGb }), updatedAt: this.deps.now() })
+      .where(
+        and(
+          eq(copyTasks.id, taskId),
+          eq(copyTasks.status, 'cancelled'),
+          sql`(${copyTasks.totalGb}, ${copyTasks.copiedGb}) is distinct from (${observed.totalGb}::real, ${copiedGb}::real)`,
+        ),
+      )
+      .returning({ id: copyTasks.id });
+    return updated.length > 0;
+  }
+
   /** The instance's recent copies, as source or target, newest first. */
   async list(principal: Principal, instanceId: string): Promise<CopyTaskView[]> {
     const instance = await this.rental.get(principal, instanceId);
@@ -183,10 +285,21 @@ export class CopyDataService {
     return rows.map((row) => this.toView(row, row.fromInstanceId === instanceId ? 'source' : 'target'));
   }
 
-  /** The `copy-data` job: observes the running copies in one call and records where they stand. Returns how many changed. */
+  /**
+   * The `copy-data` job: observes the running copies in one call and records where they stand, then
+   * stops the recently cancelled ones the machines still report running. Returns how many changed.
+   */
   async observeRunning(): Promise<number> {
     const running = await this.selectWithEnds().where(eq(copyTasks.status, 'running')).orderBy(asc(copyTasks.createdAt)).limit(OBSERVE_BATCH);
-    return this.refresh(running);
+    const changed = await this.refresh(running);
+    const since = new Date(this.deps.now().getTime() - CANCEL_FOLLOW_MS);
+    const cancelled = await this.db
+      .select()
+      .from(copyTasks)
+      .where(and(eq(copyTasks.status, 'cancelled'), gte(copyTasks.finishedAt, since)))
+      .orderBy(desc(copyTasks.finishedAt))
+      .limit(OBSERVE_BATCH);
+    return changed + (await this.stopOnMachines(cancelled));
   }
 
   private async refresh(tasks: TaskWithEnds[]): Promise<number> {
@@ -240,18 +353,19 @@ export class CopyDataService {
     return updated.length > 0;
   }
 
-  /** Done or failed, once: only a task still running changes. */
+  /** Done, failed or cancelled (stopped on the machines themselves), once: only a task still running changes. */
   private async finish(taskId: number, observed: ObservedCopy): Promise<boolean> {
     const now = this.deps.now();
     const done = observed.state === 'done';
+    const cancelled = observed.state === 'cancelled';
     const updated = await this.db
       .update(copyTasks)
       .set({
-        status: done ? 'done' : 'failed',
-        statusReason: done ? null : (observed.reason ?? '拷贝失败'),
+        status: done ? 'done' : cancelled ? 'cancelled' : 'failed',
+        statusReason: done ? null : cancelled ? CANCELLED_REASON : (observed.reason ?? '拷贝失败'),
         totalGb: observed.totalGb,
         copiedGb: done ? observed.totalGb : observed.copiedGb,
-        ...(done ? { progress: 100 } : {}),
+        ...(done ? { progress: 100 } : cancelled ? { progress: runningProgress(observed) } : {}),
         finishedAt: now,
         updatedAt: now,
       })

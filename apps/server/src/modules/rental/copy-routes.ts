@@ -8,6 +8,9 @@ import { text } from '../../http/fields.js';
 import { COPY_HISTORY_LIMIT, CopyDataService } from './copy-data.js';
 import { instanceIdField } from './routes.js';
 
+/** A task's uid as `POST /rental/copy_data` answered it. */
+const TASK_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope, 503: errorEnvelope };
 
 const copyTaskView = z.object({
@@ -20,11 +23,11 @@ const copyTaskView = z.object({
   peerInstanceId: z.string().describe('另一端实例的ID'),
   peerInstanceName: z.string(),
   path: z.string().describe('拷贝的路径；数据拷贝到目标实例的相同路径'),
-  status: z.enum(['running', 'done', 'failed']).describe('running 拷贝中、done 已完成、failed 失败'),
-  statusReason: z.string().nullable().describe('失败原因'),
+  status: z.enum(['running', 'done', 'failed', 'cancelled']).describe('running 拷贝中、done 已完成、failed 失败、cancelled 已取消'),
+  statusReason: z.string().nullable().describe('失败原因；已取消时为「已取消」'),
   progress: z.number().int().describe('进度 0–100'),
   totalGb: z.number().describe('需拷贝的数据量（GB），开始后可知'),
-  copiedGb: z.number().describe('已拷贝（GB）'),
+  copiedGb: z.number().describe('已拷贝（GB）；已取消的任务为取消时已拷贝的量，这部分保留在目标实例上'),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
 });
@@ -68,5 +71,19 @@ export const copyRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) 
       },
     },
     async (request) => ok(await copies.list(principalOf(request), request.query.instanceId)),
+  );
+
+  app.delete(
+    '/rental/copy_data',
+    {
+      ...containers,
+      schema: {
+        tags,
+        summary: '取消正在进行的跨实例拷贝（已拷贝的部分保留在目标实例上，未拷贝的不再拷贝；已结束的任务返回 409）',
+        querystring: z.object({ taskId: text('拷贝任务ID').regex(TASK_ID_PATTERN, '拷贝任务ID格式不正确') }),
+        response: { 200: envelopeOf(copyTaskView), ...errors },
+      },
+    },
+    async (request) => ok(await copies.cancel(principalOf(request), request.query.taskId.toLowerCase())),
   );
 };

@@ -5,6 +5,7 @@ import { copyTasks, instances } from '../../db/schema/index.js';
 
 /** What the instance list shows of a copy running from or into an instance (跨实例拷贝). */
 export const runningCopySchema = z.object({
+  taskId: z.string().describe('拷贝任务ID（取消拷贝时使用）'),
   role: z.enum(['source', 'target']).describe('source 本实例是源，target 本实例是目标'),
   peerInstanceId: z.string().describe('另一端实例的ID'),
   progress: z.number().int().describe('进度 0–100'),
@@ -25,7 +26,7 @@ const peer = alias(instances, PEER_ALIAS);
 export function runningCopyColumn() {
   const isTarget = eq(task.toInstanceRowId, instances.id);
   return sql<unknown>`(select json_build_object(
-      'role', case when ${isTarget} then 'target' else 'source' end,
+      'taskId', ${task.uid}, 'role', case when ${isTarget} then 'target' else 'source' end,
       'peerInstanceId', ${peer.instanceId}, 'progress', ${task.progress}, 'path', ${task.path})
     from ${copyTasks} ${sql.identifier(TASK_ALIAS)} join ${instances} ${sql.identifier(PEER_ALIAS)} on ${peer.id} = case when ${isTarget} then ${task.fromInstanceRowId} else ${task.toInstanceRowId} end
     where ${and(eq(task.status, 'running'), or(eq(task.fromInstanceRowId, instances.id), isTarget))}

@@ -12,6 +12,7 @@ import { OrderService } from '../billing/orders.js';
 import type { InstanceRow } from './metering.js';
 import { runSeconds } from './metering.js';
 import { RentalService } from './service.js';
+import { assertNoRunningCopy } from './copy-guard.js';
 
 export type DiskAction = 'extend_disk' | 'shrink_disk';
 
@@ -253,6 +254,7 @@ export class DiskService {
   /** The database half of a resize, in one transaction with the instance locked. Returns the order number when one was opened. */
   private async apply(tx: Transaction, principal: Principal, before: InstanceRow, sizeGb: number, action: DiskAction): Promise<string | null> {
     const instance = await this.rental.lockOwned(tx, principal, before.instanceId, action);
+    if (action === 'shrink_disk') await assertNoRunningCopy(tx, instance.id, action);
     if (instance.dataDiskGb !== before.dataDiskGb) {
       throw new AppError('STATE_CONFLICT', `数据盘容量刚刚已变更为 ${instance.dataDiskGb} GB，请确认后重试`);
     }

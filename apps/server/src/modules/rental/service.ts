@@ -37,6 +37,7 @@ import { settleRun, type InstanceRow } from './metering.js';
 import { hourlyRateFen, pricePerGpuFen, type PriceSource } from './pricing.js';
 import { priceSourceOf, toInstanceView, type InstanceView } from './views.js';
 import { runningCopyColumn, runningCopyOf } from './copy-view.js';
+import { assertNoRunningCopy } from './copy-guard.js';
 import { usableImage } from '../images/usable.js';
 
 const AUTO_RELEASE_MS = AUTO_RELEASE_DAYS * 86_400_000;
@@ -256,7 +257,7 @@ export class RentalService {
    * BALANCE_COVER_HOURS (nothing is taken upfront; the run is metered per second). A package: its
    * price, what the chosen voucher takes off, what the balance pays, and when it would end.
    */
-  async prepay(principal: Principal, input: PrepayInput) {
+  async prepay(principal: Principal, input: PrepayInput, orderType: 'NEW_PURCHASE' | 'CLONE_INSTANCE' = 'NEW_PURCHASE') {
     const owner = ownershipFor(principal, 'CONTAINER');
     const charging = chargingOf(input.chargingRuleId, input.rentAmount, input.voucherId);
     const found = await this.hostWithModel(this.db, input.hostId);
@@ -264,7 +265,7 @@ export class RentalService {
     const source = priceSourceOf(found.host, found.modelPricePerHourFen);
     if (charging.kind === 'package') {
       const { totalFen } = packagePrice(source, input.chargingRuleId, input.gpuNum, charging.count);
-      const discount = input.voucherId ? await this.orders.previewVoucher(this.db, { ownerId: owner.ownerId, type: 'NEW_PURCHASE', amountFen: totalFen }, input.voucherId) : 0;
+      const discount = input.voucherId ? await this.orders.previewVoucher(this.db, { ownerId: owner.ownerId, type: orderType, amountFen: totalFen }, input.voucherId) : 0;
       return {
         amount: totalFen,
         discount,
@@ -614,6 +615,7 @@ export class RentalService {
     await this.db.transaction(async (tx) => {
       const instance = await this.lockOwned(tx, principal, input.instanceId, 'release');
       if (input.rentalId !== undefined && input.rentalId !== instance.id) throw new AppError('NOT_FOUND', '实例不存在');
+      await assertNoRunningCopy(tx, instance.id, 'release');
       const now = this.deps.now();
       if (instance.expiresAt && instance.expiresAt.getTime() > now.getTime()) {
         throw new AppError('STATE_CONFLICT', `包年包月实例在到期（${chinaDateTime(instance.expiresAt)}）前不能释放：请先转为按量计费（未使用部分退回余额），再释放`);

@@ -1,4 +1,4 @@
-/** 实例列表 × 包日/包周/包月: billing shown per instance, 续费, 批量续费, switching, 自动续费, 定时关机. */
+/** 实例列表 × 包日/包周/包月: billing shown per instance, 续费 (dialog), 批量续费 and switching (to their pages), 自动续费, 定时关机. */
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,7 +6,7 @@ import type { InstanceView, RenewBody } from '../../../api/compute';
 import { IDEMPOTENCY_HEADER } from '../../../api/idempotency';
 import type { VoucherDto } from '../../../api/vouchers';
 import { buttonByText, callsTo, failure, mockApi, ok, page, renderPage, type Handler } from '../../ctrl-cost-center/testing';
-import { commonCounts } from './components/BatchRenewDialog';
+import { billingMenuItems } from './components/BillingMenu';
 import { expiryState } from './components/InstanceBilling';
 import { scheduleProblem } from './components/ShutdownDialog';
 import ContainerInstancesPage from './index';
@@ -185,9 +185,14 @@ describe('billing in the list', () => {
     expect(canDo({ ...DAILY, expiresAt: inFuture(-HOUR) }, 'release')).toBe(true);
     expect(canDo({ ...USAGE, status: 'PoweredOff' }, 'release')).toBe(true);
     expect(releaseBlocker(USAGE)).toBe('power_off_first');
+    // A copy from or into the instance holds back what would destroy an end; the rest stays.
+    const copying = { ...USAGE, status: 'PoweredOff' as const, copyTask: { taskId: 't-1', role: 'target' as const, peerInstanceId: 'slg-bbbbbbbbbb', progress: 40, path: '/root/slg-data' } };
+    for (const action of ['release', 'reset', 'switch_image'] as const) expect(canDo(copying, action)).toBe(false);
+    expect(canDo(copying, 'power_on')).toBe(true);
+    expect(releaseBlocker(copying)).toBe('copy_running');
   });
 
-  it('highlights the last day, schedules only within the server window, and renews a mixed batch by counts every package sells', () => {
+  it('highlights the last day and schedules only within the server window', () => {
     const now = Date.parse('2026-11-30T12:00:00Z');
     expect(expiryState('2026-12-02T12:00:00Z', now)).toBe('later');
     expect(expiryState('2026-12-01T11:00:00Z', now)).toBe('soon');
@@ -198,9 +203,6 @@ describe('billing in the list', () => {
     expect(scheduleProblem(local(5 * 60_000), now)).toBeNull();
     expect(scheduleProblem(local(30 * DAY), now)).toBeNull();
     expect(scheduleProblem(local(30 * DAY + 60_000), now)).toBe('关机时间不能晚于 30 天后');
-    expect(commonCounts(['week'])).toEqual([1, 2, 3]);
-    expect(commonCounts(['day', 'month'])).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(commonCounts(['day', 'week', 'month'])).toEqual([1, 2, 3]);
   });
 });
 
@@ -210,6 +212,7 @@ describe('续费', () => {
     renderPage(<ContainerInstancesPage />, '/x');
     await screen.findByText('包周机');
     const dialog = await openFromMenu('包周机', '续费');
+    expect(within(dialog).getByText(dayjs(WEEKLY.expiresAt).format('YYYY-MM-DD HH:mm:ss'))).toBeTruthy();
     // 原价 and 应付 (no voucher yet).
     expect(await within(dialog).findAllByText('¥1,108.80')).toHaveLength(2);
     expect(within(dialog).getByText(dayjs(Date.parse(WEEKLY.expiresAt ?? '') + 7 * DAY).format('YYYY-MM-DD HH:mm:ss'))).toBeTruthy();
@@ -246,86 +249,46 @@ describe('续费', () => {
     expect(fetched.notify).not.toHaveBeenCalled();
   }, 15_000);
 
-  it('批量续费 renews every chosen package in one call, listing each with its amount and new end, without a voucher', async () => {
-    const fetched = api([USAGE, WEEKLY, DAILY], { 'POST /rental/renew': () => ok({ orderIds: ['R1', 'R2'] }) });
-    renderPage(<ContainerInstancesPage />, '/x');
+  it('批量续费 takes the chosen packages to the 续费 page (pay-as-you-go cannot be chosen)', async () => {
+    const fetched = api([USAGE, WEEKLY, DAILY]);
+    const { router } = renderPage(<ContainerInstancesPage />, '/x');
     await screen.findByText('包周机');
     expect(buttonByText('批量续费').disabled).toBe(true);
     expect((within(rowOf('按量机')).getByRole('checkbox') as HTMLInputElement).disabled).toBe(true);
     fireEvent.click(within(rowOf('包周机')).getByRole('checkbox'));
     fireEvent.click(within(rowOf('包日机')).getByRole('checkbox'));
     fireEvent.click(buttonByText('批量续费（2）'));
-    const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByText('批量续费（2 台）')).toBeTruthy();
-    expect(await within(dialog).findByText('¥1,283.04')).toBeTruthy();
-    expect(within(dialog).getByText('¥1,108.80')).toBeTruthy();
-    expect(within(dialog).getByText('¥174.24')).toBeTruthy();
-    expect(within(dialog).getByText(`包日 · 续费后到期 ${dayjs(Date.parse(DAILY.expiresAt ?? '') + DAY).format('YYYY-MM-DD HH:mm:ss')}`)).toBeTruthy();
-    expect(dialog.textContent).toContain('批量续费不能使用代金券');
-    expect(within(dialog).queryByLabelText('代金券')).toBeNull();
-
-    await choose(dialog, '续费时长', '3 个周期');
-    expect(await within(dialog).findByText('¥3,849.12')).toBeTruthy();
-    fireEvent.click(buttonByText('确认续费 ¥3,849.12', dialog));
-    await waitFor(() => expect(callsTo(fetched.fetchMock, 'POST', '/rental/renew')).toHaveLength(1));
-    const [body] = bodiesOf(fetched.fetchMock, 'POST', '/rental/renew') as RenewBody[];
-    expect(body).toEqual({ instanceIds: [WEEKLY.instanceId, DAILY.instanceId], rentAmount: 3 });
-  }, 20_000);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-container-instances/renew'));
+    expect(router.state.location.search).toBe(`?instanceIds=${WEEKLY.instanceId},${DAILY.instanceId}`);
+    // Nothing is priced or paid from the list: the page does that.
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(callsTo(fetched.fetchMock, 'POST', '/rental/renew/prepay')).toHaveLength(0);
+  });
 });
 
 describe('switching the charging rule', () => {
-  it('转按量计费 shows the refund preview and names the refund on its confirm', async () => {
-    const fetched = api([WEEKLY], {
-      'GET /order/preview/refund': () => ok({ paid: 110880, used: 3168, refund: 107712 }),
-      'PUT /rental/update_charging_rule': () => ok({ orderId: 'S1', refund: 107712, payable: 0 }),
-    });
-    renderPage(<ContainerInstancesPage />, '/x');
+  it('转按量计费 and 转包年包月 in 更多 open their pages, by charging rule', async () => {
+    const labels = (instance: InstanceView) => billingMenuItems(instance).map((item) => item.label);
+    expect(labels(WEEKLY)).toContain('转按量计费');
+    expect(labels(WEEKLY)).not.toContain('转包年包月');
+    expect(labels(USAGE)).toContain('转包年包月');
+    expect(labels(USAGE)).not.toContain('转按量计费');
+    api([USAGE, WEEKLY]);
+    const { router } = renderPage(<ContainerInstancesPage />, '/x');
     await screen.findByText('包周机');
-    const dialog = await openFromMenu('包周机', '转按量计费');
-    expect(await within(dialog).findByText('¥1,077.12')).toBeTruthy();
-    expect(within(dialog).getByText('¥1,108.80')).toBeTruthy();
-    expect(within(dialog).getByText('-¥31.68')).toBeTruthy();
-    expect(dialog.textContent).toContain('GPU 不再为你保留');
-    const preview = new URL(String(callsTo(fetched.fetchMock, 'GET', '/order/preview/refund')[0]?.[0]), 'http://localhost');
-    expect(preview.searchParams.get('rentalUid')).toBe(WEEKLY.rentalUid);
+    fireEvent.click(buttonByText('更多', rowOf('包周机')));
+    fireEvent.click(await screen.findByText('转按量计费', { selector: '.ant-dropdown-menu-title-content' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-container-instances/payByVolume'));
+    expect(router.state.location.search).toBe(`?instanceId=${WEEKLY.instanceId}`);
+    expect(screen.queryByRole('dialog')).toBeNull();
 
-    fireEvent.click(buttonByText('转按量计费，退回 ¥1,077.12', dialog));
-    await waitFor(() => expect(callsTo(fetched.fetchMock, 'PUT', '/rental/update_charging_rule')).toHaveLength(1));
-    const [[input, init]] = callsTo(fetched.fetchMock, 'PUT', '/rental/update_charging_rule') as [[string, RequestInit]];
-    expect(Object.fromEntries(new URL(String(input), 'http://localhost').searchParams)).toEqual({ instanceId: WEEKLY.instanceId, chargingRuleId: '1' });
-    expect(new Headers(init.headers).get(IDEMPOTENCY_HEADER)).toBeTruthy();
-  }, 15_000);
-
-  it('转包年包月 prices the package from the market and names the amount', async () => {
-    const fetched = api([USAGE], {
-      'GET /comppower': (url) =>
-        page([
-          {
-            hostId: USAGE.hostId,
-            chargingRuleId: Number(url.searchParams.get('chargingRuleId')),
-            pricePerGpuFen: url.searchParams.get('chargingRuleId') === '4' ? 99_000 : 4_000,
-            unit: '天',
-            gpuFree: 4,
-            gpuTotal: 8,
-          },
-        ]),
-      'PUT /rental/update_charging_rule': () => ok({ orderId: 'S2', refund: 0, payable: 594_000 }),
-    });
-    renderPage(<ContainerInstancesPage />, '/x');
+    await act(() => router.navigate('/x'));
     await screen.findByText('按量机');
-    const dialog = await openFromMenu('按量机', '转包年包月');
-    // 包日 × 1 by default: ¥40.00 per GPU-day × 2 GPUs.
-    expect(await within(dialog).findByText('¥80.00')).toBeTruthy();
-    fireEvent.click(within(dialog).getByText('包月'));
-    expect(await within(dialog).findByText('¥1,980.00')).toBeTruthy();
-    await choose(dialog, '时长', '3 个月');
-    expect(await within(dialog).findByText('¥5,940.00')).toBeTruthy();
-    expect(within(dialog).getByText('¥990.00/卡·月')).toBeTruthy();
-    fireEvent.click(buttonByText('支付 ¥5,940.00 并转换', dialog));
-    await waitFor(() => expect(callsTo(fetched.fetchMock, 'PUT', '/rental/update_charging_rule')).toHaveLength(1));
-    const input = callsTo(fetched.fetchMock, 'PUT', '/rental/update_charging_rule')[0]?.[0];
-    expect(Object.fromEntries(new URL(String(input), 'http://localhost').searchParams)).toEqual({ instanceId: USAGE.instanceId, chargingRuleId: '4', rentAmount: '3' });
-  }, 20_000);
+    fireEvent.click(buttonByText('更多', rowOf('按量机')));
+    fireEvent.click(await screen.findByText('转包年包月', { selector: '.ant-dropdown-menu-title-content' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-container-instances/yearMonthPackages'));
+    expect(router.state.location.search).toBe(`?instanceId=${USAGE.instanceId}`);
+  }, 15_000);
 });
 
 describe('自动续费 and 定时关机', () => {

@@ -3,6 +3,7 @@ import { filterOptionsOf, INSTANCE_STATUSES, isDictValue } from '@slg/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Checkbox, Empty, Input, Pagination, Select, Skeleton, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useNavigate } from 'react-router';
 import { isTransitional, useInstancesQuery, type InstanceView } from '../../../api/compute';
 import { queryKeys } from '../../../api/queryKeys';
 import { DateTime, formatDateTime } from '../../../components/DateTime';
@@ -14,8 +15,7 @@ import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
 import { PAGE_SIZE, useListState } from '../../ctrl-cost-center/shared/useListState';
 import '../instances.css';
-import { COMPUTE_PATHS } from '../paths';
-import { BatchRenewDialog } from './components/BatchRenewDialog';
+import { COMPUTE_PATHS, renewPath } from '../paths';
 import { InstanceAccess } from './components/InstanceAccess';
 import { InstanceActions } from './components/InstanceActions';
 import { BillingSummary, ScheduledPowerOff } from './components/InstanceBilling';
@@ -161,8 +161,8 @@ function ContainerInstancesPage() {
   useErrorShownInPlace(query.isError && query.data ? query.error : null);
   const filtered = Boolean(statusValue || nameValue);
   const data = query.data;
+  const navigate = useNavigate();
   const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(() => new Set());
-  const [batchRenewing, setBatchRenewing] = useState(false);
   // Only what this page shows and can still be renewed counts: a row that left the page or ended its package drops out.
   const selectedRows = useMemo(() => (data?.list ?? []).filter((row) => selectedIds.has(row.instanceId) && renewable(row)), [data, selectedIds]);
   const selection: Selection = {
@@ -270,15 +270,12 @@ function ContainerInstancesPage() {
           </Button>
           {data?.list.some(renewable) ? (
             <Tooltip title={selectedRows.length === 0 ? T.menu.batchRenewHint : undefined}>
-              <Button className="slg-plan-batch" disabled={selectedRows.length === 0} onClick={() => setBatchRenewing(true)}>
+              <Button className="slg-plan-batch" disabled={selectedRows.length === 0} onClick={() => void navigate(renewPath(selectedRows.map((row) => row.instanceId)))}>
                 {selectedRows.length > 0 ? T.menu.batchRenewCount(selectedRows.length) : T.menu.batchRenew}
               </Button>
             </Tooltip>
           ) : null}
         </div>
-        {batchRenewing && selectedRows.length > 0 ? (
-          <BatchRenewDialog instances={selectedRows} open onClose={() => setBatchRenewing(false)} onRenewed={() => setSelectedIds(new Set())} />
-        ) : null}
         {query.isError && data ? (
           <Alert
             type="warning"

@@ -22,7 +22,10 @@ const PACKAGE_ONLY: ReadonlySet<InstanceAction> = new Set(['renew', 'auto_renew'
 /** Actions that do not touch the machine, allowed while an operation is under way. */
 const ALONGSIDE_OPERATIONS: ReadonlySet<InstanceAction> = INSTANCE_ACTIONS_ALONGSIDE_OPERATIONS;
 
-type RuleFacts = Pick<InstanceView, 'status' | 'operation' | 'chargingRuleId' | 'expiresAt'>;
+type RuleFacts = Pick<InstanceView, 'status' | 'operation' | 'chargingRuleId' | 'expiresAt'> & Partial<Pick<InstanceView, 'copyTask'>>;
+
+/** Actions the server refuses while a copy runs from or into the instance (they would destroy or cut an end). */
+const BLOCKED_BY_COPY: ReadonlySet<InstanceAction> = new Set(['release', 'reset', 'switch_image']);
 
 /** The day / week / month package an instance is on; null for pay-as-you-go. */
 export function packageOf(instance: Pick<InstanceView, 'chargingRuleId' | 'expiresAt'>): PackageKey | null {
@@ -37,6 +40,7 @@ export function isUnexpiredPackage(instance: Pick<InstanceView, 'chargingRuleId'
 export function canDo(instance: RuleFacts, action: InstanceAction, now = Date.now()): boolean {
   if (instance.operation && !ALONGSIDE_OPERATIONS.has(action)) return false;
   if (!ALLOWED_FROM[action].includes(instance.status)) return false;
+  if (instance.copyTask && BLOCKED_BY_COPY.has(action)) return false;
   if (PACKAGE_ONLY.has(action)) return packageOf(instance) !== null;
   // A package powers on with the GPUs it keeps: no 无卡模式.
   if (action === 'power_on_nogpu') return packageOf(instance) === null;
@@ -45,8 +49,9 @@ export function canDo(instance: RuleFacts, action: InstanceAction, now = Date.no
 }
 
 /** Why 释放 is not offered now, when the user could do something about it; null when it is, or nothing helps. */
-export function releaseBlocker(instance: RuleFacts, now = Date.now()): 'power_off_first' | 'switch_to_usage_first' | null {
+export function releaseBlocker(instance: RuleFacts, now = Date.now()): 'power_off_first' | 'switch_to_usage_first' | 'copy_running' | null {
   if (instance.operation) return null;
+  if (instance.copyTask) return 'copy_running';
   const releasableOnceOff = ALLOWED_FROM.release.includes(instance.status) || canDo(instance, 'power_off');
   if (!releasableOnceOff) return null;
   if (isUnexpiredPackage(instance, now)) return 'switch_to_usage_first';

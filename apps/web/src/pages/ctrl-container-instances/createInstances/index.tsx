@@ -1,7 +1,6 @@
 import {
   BALANCE_COVER_HOURS,
   CHARGING_RULES,
-  FREE_DATA_DISK_GB,
   formatYuan,
   INSTANCE_NAME_MAX,
   INSTANCE_NAME_MESSAGE,
@@ -15,7 +14,7 @@ import {
   type PackageKey,
 } from '@slg/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Checkbox, Descriptions, Form, Input, Radio, Result, Skeleton, Space, Typography } from 'antd';
+import { Alert, Button, Card, Checkbox, Form, Input, Radio, Result, Skeleton, Space, Typography } from 'antd';
 import { useRef, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useBalanceQuery } from '../../../api/account';
@@ -41,6 +40,7 @@ import { permissionList, useUserStore } from '../../../stores/user';
 import { withAntd } from '../../../theme/AntdScope';
 import '../instances.css';
 import { COMPUTE_PATHS } from '../paths';
+import { HostSummary } from './HostSummary';
 import { chosenPrivateImage, defaultImage, groupByFramework, privateImageChoices, runsOnHost } from './images';
 import { PrivateImagePicker } from './PrivateImagePicker';
 import { CREATE_INSTANCE_TEXTS } from './texts';
@@ -78,27 +78,6 @@ function useMayUsePrivateImages(): boolean {
 
 function BackToMarket() {
   return <LinkButton to={COMPUTE_PATHS.market}>{T.backToMarket}</LinkButton>;
-}
-
-function HostSummary({ host }: { host: MarketHost }) {
-  return (
-    <Card title={T.host.title} className="slg-create-card">
-      <Descriptions
-        column={{ xs: 1, sm: 2 }}
-        size="small"
-        items={[
-          { key: 'name', label: T.host.name, children: host.hostName },
-          { key: 'zone', label: T.host.zone, children: host.zoneName },
-          { key: 'gpu', label: T.host.gpu, children: T.host.gpuValue(host.gpuModelName, host.gpuMemoryGb) },
-          { key: 'free', label: T.host.free, children: T.host.freeValue(host.gpuFree, host.gpuTotal) },
-          { key: 'cpu', label: T.host.cpu, children: T.host.cpuValue(host.cpuPerGpu, host.cpuModelName) },
-          { key: 'memory', label: T.host.memory, children: T.host.memoryValue(host.memoryGbPerGpu) },
-          { key: 'disk', label: T.host.disk, children: T.host.diskValue(FREE_DATA_DISK_GB, host.dataDiskFreeGb) },
-          { key: 'cuda', label: T.host.cuda, children: T.host.cudaValue(host.cudaVersion, host.driverVersion) },
-        ]}
-      />
-    </Card>
-  );
 }
 
 /** Framework first, then one of its images; images the host's driver cannot run are shown, disabled. */

@@ -3,11 +3,10 @@ import { Button, Dropdown, type MenuProps } from 'antd';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { InstanceView } from '../../../../api/compute';
-import { upDownSettingPath } from '../../paths';
+import { cloneInstancesPath, payByVolumePath, upDownSettingPath, yearMonthPackagesPath } from '../../paths';
 import { canDo, packageOf } from '../instanceRules';
 import { INSTANCE_LIST_TEXTS } from '../texts';
 import { AutoRenewDialog } from './AutoRenewDialog';
-import { CloneDialog } from './CloneDialog';
 import { CLONE_TEXTS } from './cloneTexts';
 import { CopyDataDialog } from './CopyDataDialog';
 import { COPY_TEXTS } from './copyTexts';
@@ -20,15 +19,20 @@ import { KEEP_TEXTS } from './keepTexts';
 import { PORT_TEXTS } from './portTexts';
 import { RenewDialog } from './RenewDialog';
 import { ShutdownDialog } from './ShutdownDialog';
-import { SwitchToPackageDialog, SwitchToUsageDialog } from './SwitchChargingDialog';
 
 const T = INSTANCE_LIST_TEXTS.menu;
 
-type BillingDialog = 'renew' | 'to_usage' | 'to_package' | 'auto_renew' | 'shutdown' | 'ports' | 'disk' | 'clone' | 'keep' | 'change_image' | 'reset' | 'save_image' | 'copy';
-/** Items that open a page rather than a dialog. */
-type MenuPage = 'up_down';
+type BillingDialog = 'renew' | 'auto_renew' | 'shutdown' | 'ports' | 'disk' | 'keep' | 'change_image' | 'reset' | 'save_image' | 'copy';
+/** Items that open a page rather than a dialog, and the page of each. */
+type MenuPage = 'up_down' | 'to_usage' | 'to_package' | 'clone';
 type MenuKey = BillingDialog | MenuPage;
-const PAGES: ReadonlySet<string> = new Set<MenuPage>(['up_down']);
+const PAGES: Record<MenuPage, (instanceId: string) => string> = {
+  up_down: upDownSettingPath,
+  to_usage: payByVolumePath,
+  to_package: yearMonthPackagesPath,
+  clone: (instanceId) => cloneInstancesPath(instanceId),
+};
+const isPage = (key: string): key is MenuPage => Object.hasOwn(PAGES, key);
 
 /** What the 更多 menu offers this instance, in its order. */
 export function billingMenuItems(instance: InstanceView): { key: MenuKey; label: string }[] {
@@ -53,8 +57,8 @@ export function billingMenuItems(instance: InstanceView): { key: MenuKey; label:
 }
 
 /**
- * 更多: the billing actions — 续费, 自动续费, 转按量计费 / 转包年包月, 定时关机 — each in its dialog. A
- * dialog is mounted while open, so each opening starts from its defaults.
+ * 更多: the billing actions — 续费, 自动续费, 定时关机 … in their dialogs; 转按量计费 / 转包年包月 and
+ * 升降配置 on their pages. A dialog is mounted while open, so each opening starts from its defaults.
  */
 export function BillingMenu({ instance, size }: { instance: InstanceView; size: 'small' | 'middle' }) {
   const navigate = useNavigate();
@@ -64,7 +68,7 @@ export function BillingMenu({ instance, size }: { instance: InstanceView; size: 
   const close = () => setDialog(null);
   if (items.length === 0 && dialog === null) return null;
   const open = (key: string) => {
-    if (PAGES.has(key)) void navigate(upDownSettingPath(instance.instanceId));
+    if (isPage(key)) void navigate(PAGES[key](instance.instanceId));
     else setDialog(key as BillingDialog);
   };
   const menu: MenuProps = { items, onClick: ({ key }) => open(key) };
@@ -77,14 +81,11 @@ export function BillingMenu({ instance, size }: { instance: InstanceView; size: 
       </Dropdown>
       {dialog === 'renew' && plan ? <RenewDialog instance={instance} packageKey={plan} open onClose={close} /> : null}
       {dialog === 'auto_renew' && plan ? <AutoRenewDialog instance={instance} packageKey={plan} open onClose={close} /> : null}
-      {dialog === 'to_usage' ? <SwitchToUsageDialog instance={instance} open onClose={close} /> : null}
-      {dialog === 'to_package' ? <SwitchToPackageDialog instance={instance} open onClose={close} /> : null}
       {dialog === 'change_image' ? <ChangeImageDialog instance={instance} open onClose={close} /> : null}
       {dialog === 'reset' ? <ResetSystemDialog instance={instance} open onClose={close} /> : null}
       {dialog === 'save_image' ? <SaveImageDialog instance={instance} open onClose={close} /> : null}
       {dialog === 'copy' ? <CopyDataDialog instance={instance} open onClose={close} /> : null}
       {dialog === 'keep' ? <KeepDialog instance={instance} open onClose={close} /> : null}
-      {dialog === 'clone' ? <CloneDialog instance={instance} open onClose={close} /> : null}
       {dialog === 'disk' ? <ExpandDiskDialog instance={instance} open onClose={close} /> : null}
       {dialog === 'ports' ? <CustomServiceDialog instance={instance} open onClose={close} /> : null}
       {dialog === 'shutdown' ? <ShutdownDialog instance={instance} mode="later" open onClose={close} /> : null}

@@ -1,12 +1,15 @@
-/** 跨实例拷贝: targets of the region, the path and its effect before confirming, progress until done, errors once. */
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+/** 跨实例拷贝: targets of the region, the path and its effect before confirming, progress until done, 取消拷贝 with its effect named, errors once. */
+import { useQuery } from '@tanstack/react-query';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { DATA_DISK_MOUNT_PATH } from '@slg/shared';
 import { afterEach, describe, expect, it } from 'vitest';
-import { INSTANCES_FAST_POLL_MS, INSTANCES_SLOW_POLL_MS, instancesPollInterval, type InstanceView } from '../../../../api/compute';
+import { fetchInstances, INSTANCES_FAST_POLL_MS, INSTANCES_SLOW_POLL_MS, instancesPollInterval, type InstanceView } from '../../../../api/compute';
 import { COPY_POLL_MS, copyTasksPollInterval, type CopyTask } from '../../../../api/copyData';
-import { buttonByText, callsTo, failure, mockApi, ok, page, renderPage } from '../../../ctrl-cost-center/testing';
+import { queryKeys } from '../../../../api/queryKeys';
+import { buttonByText, buttonsByText, callsTo, failure, mockApi, ok, page, renderPage } from '../../../ctrl-cost-center/testing';
 import { RUNNING_INSTANCE } from '../../testing';
 import { CopyDataDialog, CopyProgress, copyTargetsOf } from './CopyDataDialog';
+import { InstanceStatus } from './InstanceStatus';
 
 afterEach(() => cleanup());
 
@@ -14,7 +17,7 @@ const SOURCE: InstanceView = { ...RUNNING_INSTANCE, copyTask: null };
 const TARGET: InstanceView = { ...SOURCE, instanceId: 'slg-bbbbbbbbbb', name: '推理机', status: 'PoweredOff', sshCommand: null };
 const FARAWAY: InstanceView = { ...SOURCE, instanceId: 'slg-cccccccccc', name: '内蒙机', zoneId: 'nm-b', zoneName: '内蒙B区' };
 const CREATING: InstanceView = { ...SOURCE, instanceId: 'slg-dddddddddd', name: '新机器', status: 'CreationStarted', operation: 'create' };
-const RECEIVING: InstanceView = { ...SOURCE, instanceId: 'slg-eeeeeeeeee', name: '忙碌机', copyTask: { role: 'target', peerInstanceId: 'slg-ffffffffff', progress: 10, path: DATA_DISK_MOUNT_PATH } };
+const RECEIVING: InstanceView = { ...SOURCE, instanceId: 'slg-eeeeeeeeee', name: '忙碌机', copyTask: { taskId: 'task-9', role: 'target', peerInstanceId: 'slg-ffffffffff', progress: 10, path: DATA_DISK_MOUNT_PATH } };
 const ALL = [SOURCE, TARGET, FARAWAY, CREATING, RECEIVING];
 
 function task(overrides: Partial<CopyTask>): CopyTask {
@@ -55,6 +58,7 @@ function typePath(dialog: HTMLElement, value: string) {
 }
 
 describe('CopyDataDialog', () => {
+  // Waits for a real poll (COPY_POLL_MS) on top of rendering the dialog: more than the default 5 s on a busy machine.
   it('offers only the region’s instances that can take a copy, names the effect, sends the copy and follows it until done', async () => {
     let started = false;
     let finished = false;
@@ -93,7 +97,7 @@ describe('CopyDataDialog', () => {
     const bodies = callsTo(fetchMock, 'POST', '/rental/copy_data').map(([, init]) => JSON.parse(String(init?.body)) as unknown);
     expect(bodies).toEqual([{ fromInstanceId: SOURCE.instanceId, toInstanceId: TARGET.instanceId, path: `${DATA_DISK_MOUNT_PATH}/datasets` }]);
     expect(notify).not.toHaveBeenCalledWith(expect.stringContaining('失败'));
-  });
+  }, 15_000);
 
   it('keeps a path off the data disk from being sent, with the reason on the field', async () => {
     const { fetchMock } = show();
@@ -132,12 +136,87 @@ describe('CopyDataDialog', () => {
   });
 });
 
+const CANCEL_EFFECT = '已拷贝的部分保留在目标实例上，未拷贝的不再拷贝；需要完整数据时请重新拷贝。';
+
+/** The confirm of 取消拷贝: the dialog titled so, once the trigger was clicked. */
+async function cancelDialog(): Promise<HTMLElement> {
+  const title = await screen.findByText('将停止把', { exact: false });
+  const dialog = title.closest<HTMLElement>('.ant-modal');
+  if (!dialog) throw new Error('no 取消拷贝 dialog');
+  return dialog;
+}
+
+describe('取消拷贝', () => {
+  it('asks first, naming the effect; 继续拷贝 sends nothing; confirming cancels and the history shows it cancelled with what stays', async () => {
+    let cancelled = false;
+    const { fetchMock, notify } = show({
+      'GET /rental/copy_data': () => ok([cancelled ? task({ status: 'cancelled', statusReason: '已取消', progress: 40, copiedGb: 12, finishedAt: '2026-06-01T02:00:12Z' }) : task({ progress: 40, copiedGb: 12 })]),
+      'DELETE /rental/copy_data': () => {
+        cancelled = true;
+        return ok(task({ status: 'cancelled', statusReason: '已取消', progress: 40, copiedGb: 12 }));
+      },
+    });
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByLabelText('拷贝中 40%')).toBeTruthy();
+
+    fireEvent.click(buttonByText('取消拷贝', dialog));
+    let confirm = await cancelDialog();
+    expect(within(confirm).getByText(`将停止把「训练机」的 ${DATA_DISK_MOUNT_PATH}/datasets 拷贝到「推理机」。`)).toBeTruthy();
+    expect(within(confirm).getByText(CANCEL_EFFECT)).toBeTruthy();
+    fireEvent.click(buttonByText('继续拷贝', confirm));
+    expect(callsTo(fetchMock, 'DELETE', '/rental/copy_data')).toHaveLength(0);
+
+    fireEvent.click(buttonByText('取消拷贝', dialog));
+    confirm = await cancelDialog();
+    fireEvent.click(buttonByText('取消拷贝', confirm));
+    expect(await within(dialog).findByText('已拷贝的 12 GB 保留在目标实例上，其余未拷贝')).toBeTruthy();
+    expect(within(dialog).getByText(/已取消 · 12 \/ 30 GB/)).toBeTruthy();
+    expect(buttonsByText('取消拷贝', dialog)).toHaveLength(0);
+    const calls = callsTo(fetchMock, 'DELETE', '/rental/copy_data');
+    expect(calls).toHaveLength(1);
+    expect(new URL(String(calls[0]?.[0]), 'http://localhost').searchParams.get('taskId')).toBe('task-1');
+    expect(await screen.findByText('已取消拷贝，已拷贝的部分保留在目标实例上')).toBeTruthy();
+    expect(notify).not.toHaveBeenCalled();
+  });
+
+  it('offers 取消拷贝 next to the progress on the instance row; a copy that ended meanwhile is refused once and the row refreshes', async () => {
+    const refusal = '拷贝任务已完成，无法取消（数据已全部拷贝到目标实例）';
+    let ended = false;
+    const { fetchMock, notify } = mockApi({
+      'DELETE /rental/copy_data': () => {
+        ended = true;
+        return failure(409, 40901, refusal);
+      },
+      'GET /rental': () => page([{ ...RECEIVING, copyTask: ended ? null : RECEIVING.copyTask }]),
+    });
+    function Row() {
+      const list = useQuery({ queryKey: [...queryKeys.instances, 'row-test'], queryFn: () => fetchInstances({ page: 1, pageSize: 10 }) });
+      const instance = list.data?.list[0];
+      return instance ? <InstanceStatus instance={instance} /> : null;
+    }
+    renderPage(<Row />);
+    expect(await screen.findByText('拷贝中 10%')).toBeTruthy();
+    fireEvent.click(buttonByText('取消拷贝'));
+    const confirm = await cancelDialog();
+    // The instance is the target: the copy comes from its peer.
+    expect(within(confirm).getByText(`将停止把「slg-ffffffffff」的 ${DATA_DISK_MOUNT_PATH} 拷贝到「忙碌机」。`)).toBeTruthy();
+    expect(within(confirm).getByText(CANCEL_EFFECT)).toBeTruthy();
+    fireEvent.click(buttonByText('取消拷贝', confirm));
+    await waitFor(() => expect(screen.queryByText('拷贝中 10%')).toBeNull());
+    expect(notify).toHaveBeenCalledTimes(1);
+    expect(notify).toHaveBeenCalledWith(refusal);
+    expect(callsTo(fetchMock, 'DELETE', '/rental/copy_data')).toHaveLength(1);
+  });
+});
+
 describe('CopyProgress', () => {
   it('shows 拷贝中 with the progress while a copy runs, and nothing otherwise', () => {
-    const { container, rerender } = render(<CopyProgress instance={{ copyTask: { role: 'source', peerInstanceId: TARGET.instanceId, progress: 45, path: DATA_DISK_MOUNT_PATH } }} />);
+    mockApi({});
+    const { container, rerender } = renderPage(<CopyProgress instance={{ name: SOURCE.name, copyTask: { taskId: 'task-1', role: 'source', peerInstanceId: TARGET.instanceId, progress: 45, path: DATA_DISK_MOUNT_PATH } }} />);
     expect(screen.getByText('拷贝中 45%')).toBeTruthy();
     expect(screen.getByLabelText(`拷贝中 45%，正在把 ${DATA_DISK_MOUNT_PATH} 拷贝到 ${TARGET.instanceId}`)).toBeTruthy();
-    rerender(<CopyProgress instance={{ copyTask: null }} />);
+    expect(buttonByText('取消拷贝')).toBeTruthy();
+    rerender(<CopyProgress instance={{ name: SOURCE.name, copyTask: null }} />);
     expect(container.textContent).toBe('');
   });
 });

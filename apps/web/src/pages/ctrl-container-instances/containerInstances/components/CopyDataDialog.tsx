@@ -1,12 +1,12 @@
 import { COPY_PATH_MAX, copyPathProblem, DATA_DISK_MOUNT_PATH, normalizeCopyPath } from '@slg/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Form, Input, Progress, Select, Skeleton, Space, Tooltip, Typography } from 'antd';
+import { Alert, Button, Form, Input, Progress, Select, Skeleton, Space, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { fetchInstances, invalidateAfterInstanceChange, type InstanceView } from '../../../../api/compute';
-import { startCopy, useCopyTasksQuery, type CopyTask } from '../../../../api/copyData';
+import { cancelCopy, startCopy, useCopyTasksQuery, type CopyStatus, type CopyTask } from '../../../../api/copyData';
 import { queryKeys } from '../../../../api/queryKeys';
 import { toast } from '../../../../api/toast';
-import { ConfirmDialog } from '../../../../components/ConfirmDialog';
+import { ConfirmAction, ConfirmDialog } from '../../../../components/ConfirmDialog';
 import { formatDateTime } from '../../../../components/DateTime';
 import { QueryError } from '../../../../components/QueryError';
 import { canDo } from '../instanceRules';
@@ -25,8 +25,8 @@ export function copyTargetsOf(source: Pick<InstanceView, 'instanceId' | 'zoneId'
 /**
  * 跨实例拷贝: a target among the caller's other instances in the same region, the path on the data
  * disk (default all of it), what happens (the same path on the target, files of the same name
- * overwritten), then the copy's progress, polled until it is done or failed, with the instance's recent
- * copies. Offered where `canDo(instance, 'copy_data')`.
+ * overwritten), then the copy's progress, polled until it is done or failed (or cancelled with
+ * 取消拷贝), with the instance's recent copies. Offered where `canDo(instance, 'copy_data')`.
  */
 export function CopyDataDialog({ instance, open, onClose }: { instance: InstanceView; open: boolean; onClose: () => void }) {
   const queryClient = useQueryClient();
@@ -127,6 +127,42 @@ export function CopyDataDialog({ instance, open, onClose }: { instance: Instance
   );
 }
 
+const PROGRESS_STATUS: Record<CopyStatus, 'active' | 'success' | 'exception' | 'normal'> = { running: 'active', done: 'success', failed: 'exception', cancelled: 'normal' };
+
+/**
+ * 取消拷贝 of a running copy, after a dialog that names the effect: what was copied stays on the
+ * target, the rest is not copied. The instance list and the copies refresh either way (a copy that
+ * ended meanwhile is refused with one toast and then shows how it ended).
+ */
+export function CancelCopyButton({ taskId, fromName, toName, path }: { taskId: string; fromName: string; toName: string; path: string }) {
+  const queryClient = useQueryClient();
+  return (
+    <ConfirmAction
+      danger
+      texts={T.cancelDialog}
+      onConfirm={async () => {
+        try {
+          await cancelCopy(taskId);
+          toast.success(T.cancelDone);
+        } finally {
+          // The copies are under the instances key: the row's progress and the history both refresh.
+          void invalidateAfterInstanceChange(queryClient);
+        }
+      }}
+      trigger={(open) => (
+        <Button type="link" size="small" danger className="slg-copy-cancel" onClick={open}>
+          {T.cancelButton}
+        </Button>
+      )}
+    >
+      <Space orientation="vertical" size={8}>
+        <Typography.Text>{T.cancelWhat(fromName, toName, path)}</Typography.Text>
+        <Alert type="warning" showIcon title={T.cancelEffect} />
+      </Space>
+    </ConfirmAction>
+  );
+}
+
 function CopyTaskList({ tasks, failed, error, onRetry }: { tasks: CopyTask[] | undefined; failed: boolean; error: unknown; onRetry: () => void }) {
   if (failed) return <QueryError title={T.historyLoadFailed} error={error} onRetry={onRetry} />;
   if (!tasks) return <Skeleton active title={false} paragraph={{ rows: 2 }} />;
@@ -139,33 +175,41 @@ function CopyTaskList({ tasks, failed, error, onRetry }: { tasks: CopyTask[] | u
           <Typography.Text type="secondary" className="slg-instance-mono slg-copy-path">
             {task.path}
           </Typography.Text>
-          <Progress
-            percent={task.progress}
-            size="small"
-            status={task.status === 'running' ? 'active' : task.status === 'done' ? 'success' : 'exception'}
-            aria-label={`${T.status[task.status]} ${task.progress}%`}
-          />
-          <Typography.Text type="secondary">
-            {T.status[task.status]} · {T.size(task.copiedGb, task.totalGb)} · {formatDateTime(task.createdAt)}
-          </Typography.Text>
+          <Progress percent={task.progress} size="small" status={PROGRESS_STATUS[task.status]} aria-label={`${T.status[task.status]} ${task.progress}%`} />
+          <span className="slg-copy-task-line">
+            <Typography.Text type="secondary">
+              {T.status[task.status]} · {T.size(task.copiedGb, task.totalGb)} · {formatDateTime(task.createdAt)}
+            </Typography.Text>
+            {task.status === 'running' ? <CancelCopyButton taskId={task.taskId} fromName={task.fromInstanceName} toName={task.toInstanceName} path={task.path} /> : null}
+          </span>
           {task.status === 'failed' && task.statusReason ? <Typography.Text type="danger">{T.failedBecause(task.statusReason)}</Typography.Text> : null}
+          {task.status === 'cancelled' ? <Typography.Text type="secondary">{T.cancelledNote(task.copiedGb)}</Typography.Text> : null}
         </li>
       ))}
     </ul>
   );
 }
 
-/** 拷贝中 45% on the instance row while a copy runs from or into it (nothing otherwise). */
-export function CopyProgress({ instance }: { instance: Pick<InstanceView, 'copyTask'> }) {
+/** 拷贝中 45% on the instance row while a copy runs from or into it, with 取消拷贝 (nothing otherwise). */
+export function CopyProgress({ instance }: { instance: Pick<InstanceView, 'copyTask' | 'name'> }) {
   const running = instance.copyTask;
   if (!running) return null;
-  const detail = running.role === 'source' ? T.rowSource(running.peerInstanceId, running.path) : T.rowTarget(running.peerInstanceId, running.path);
+  const source = running.role === 'source';
+  const detail = source ? T.rowSource(running.peerInstanceId, running.path) : T.rowTarget(running.peerInstanceId, running.path);
   return (
-    <Tooltip title={detail}>
-      <span className="slg-copy-progress" aria-label={`${T.row(running.progress)}，${detail}`}>
-        <Progress type="circle" percent={running.progress} size={14} showInfo={false} />
-        <Typography.Text type="secondary">{T.row(running.progress)}</Typography.Text>
-      </span>
-    </Tooltip>
+    <span className="slg-copy-row">
+      <Tooltip title={detail}>
+        <span className="slg-copy-progress" aria-label={`${T.row(running.progress)}，${detail}`}>
+          <Progress type="circle" percent={running.progress} size={14} showInfo={false} />
+          <Typography.Text type="secondary">{T.row(running.progress)}</Typography.Text>
+        </span>
+      </Tooltip>
+      <CancelCopyButton
+        taskId={running.taskId}
+        fromName={source ? instance.name : running.peerInstanceId}
+        toName={source ? running.peerInstanceId : instance.name}
+        path={running.path}
+      />
+    </span>
   );
 }

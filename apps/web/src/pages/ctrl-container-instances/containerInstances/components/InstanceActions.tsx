@@ -14,12 +14,11 @@ import {
 import { toast } from '../../../../api/toast';
 import { ConfirmAction, ConfirmDialog } from '../../../../components/ConfirmDialog';
 import { LinkButton } from '../../../../components/LinkButton';
-import { instanceMonitoringPath } from '../../paths';
+import { cloneInstancesPath, instanceMonitoringPath } from '../../paths';
 import { StockAlertButton } from '../../../computility-market/StockAlertDialog';
 import { canDo, packageOf, releaseBlocker } from '../instanceRules';
 import { INSTANCE_LIST_TEXTS } from '../texts';
 import { BillingMenu } from './BillingMenu';
-import { CloneDialog } from './CloneDialog';
 
 const T = INSTANCE_LIST_TEXTS;
 
@@ -53,8 +52,6 @@ function PowerOnDialog({ instance, mode: initialMode, onClose }: PowerOnDialogPr
     onSettled: () => void invalidateAfterInstanceChange(queryClient),
   });
   const gpuOffered = shortage === null;
-  const [moving, setMoving] = useState(false);
-  if (moving) return <CloneDialog instance={instance} open move onClose={onClose} />;
   return (
     <ConfirmDialog
       open={initialMode !== null}
@@ -72,9 +69,9 @@ function PowerOnDialog({ instance, mode: initialMode, onClose }: PowerOnDialogPr
             action={
               <Space orientation="vertical" size={4}>
                 {canDo(instance, 'clone') && !packageOf(instance) ? (
-                  <Button size="small" onClick={() => setMoving(true)}>
+                  <LinkButton size="small" to={cloneInstancesPath(instance.instanceId, true)}>
                     {T.powerOn.move}
-                  </Button>
+                  </LinkButton>
                 ) : null}
                 <StockAlertButton
                   size="small"
@@ -196,7 +193,7 @@ export function InstanceActions({ instance, block = false }: { instance: Instanc
       {T.actions.release}
     </Button>
   ) : releaseBlocker(instance) !== null ? (
-    <Tooltip title={releaseBlocker(instance) === 'switch_to_usage_first' ? T.plan.releaseNeedsUsage : T.actions.releaseNeedsOff}>
+    <Tooltip title={{ switch_to_usage_first: T.plan.releaseNeedsUsage, power_off_first: T.actions.releaseNeedsOff, copy_running: T.actions.releaseDuringCopy }[releaseBlocker(instance) ?? 'power_off_first']}>
       <Button size={size} danger disabled>
         {T.actions.release}
       </Button>

@@ -1,12 +1,15 @@
 import { formatYuan } from '@slg/shared';
 import { Alert, Typography } from 'antd';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type ReactNode } from 'react';
 import { useBalanceQuery } from '../../../../api/account';
 import { claimError, isApiError } from '../../../../api/client';
+import { invalidateAfterInstanceChange, updateChargingRule } from '../../../../api/compute';
 import { newIdempotencyKey } from '../../../../api/idempotency';
 import { LinkButton } from '../../../../components/LinkButton';
 import { COMPUTE_PATHS } from '../../paths';
 import { INSTANCE_LIST_TEXTS } from '../texts';
+import './billing.css';
 
 const T = INSTANCE_LIST_TEXTS.plan;
 
@@ -89,4 +92,43 @@ export function BalanceCheck({ payable }: { payable: number | undefined }) {
       ) : null}
     </>
   );
+}
+
+export interface ChargingSwitch {
+  instanceId: string;
+  /** 1 for pay-as-you-go, else the package's rule (2 包日, 3 包周, 4 包月). */
+  chargingRuleId: number;
+  /** Periods of the package (not sent for pay-as-you-go). */
+  rentAmount?: number;
+}
+
+/**
+ * `PUT /rental/update_charging_rule` with one Idempotency-Key per attempt; a refusal is shown once,
+ * where `error.message` is rendered (the client adds no toast).
+ */
+export function useChargingSwitch(handlers: { onDone: (result: { refund: number; payable: number }) => void; onFailed?: () => void }) {
+  const queryClient = useQueryClient();
+  const attempt = useAttemptKey();
+  const error = useDialogError();
+  const mutation = useMutation({
+    mutationFn: (input: ChargingSwitch) => updateChargingRule(input, attempt.keyFor(input)),
+    onSuccess: (result) => {
+      attempt.answered();
+      handlers.onDone(result);
+    },
+    onError: (failure) => {
+      attempt.answered(failure);
+      error.show(failure);
+      handlers.onFailed?.();
+    },
+    onSettled: () => void invalidateAfterInstanceChange(queryClient),
+  });
+  return {
+    error,
+    pending: mutation.isPending,
+    send(input: ChargingSwitch): void {
+      error.clear();
+      mutation.mutate(input);
+    },
+  };
 }

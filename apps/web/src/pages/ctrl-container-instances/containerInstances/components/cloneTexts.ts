@@ -1,21 +1,4 @@
+/** The 更多 entry of 克隆实例 (the clone itself is on /ctrl-container-instances/cloneInstances). */
 export const CLONE_TEXTS = {
   menu: '克隆实例',
-  title: (name: string) => `克隆实例：${name}`,
-  moveTitle: (name: string) => `迁移实例：${name}`,
-  intro: '以本实例的系统盘（及数据盘）创建一台新实例，原实例保持关机、不受影响。新实例按量计费，运行后开始计费。',
-  moveIntro: '把本实例连同系统盘和数据盘迁移到同地区有空闲GPU的主机：新实例运行后，原实例自动释放。',
-  scope: { label: '克隆方式', same: '同地区克隆', other: '跨地区克隆', otherHint: '跨地区只复制系统盘，数据盘为新的 50 GB 空盘' },
-  host: { label: '目标主机', placeholder: '选择主机', option: (zone: string, host: string, free: number, price: string) => `${zone} · ${host}（空闲 ${free} 卡，${price}/卡·时）`, none: '当前没有满足条件的主机，可稍后再试或设置到货提醒' },
-  gpuNum: 'GPU数量',
-  gpuOption: (count: number) => `${count} 卡`,
-  copyData: (gb: number) => `同时复制数据盘（${gb} GB）`,
-  release: '迁移：新实例运行后释放原实例',
-  releaseHint: '原实例的系统盘和数据盘将在新实例运行后删除，请确认数据已随克隆复制。',
-  name: '新实例名称',
-  price: { hourly: '新实例按量单价', perHour: (yuan: string) => `${yuan}/时`, disk: '数据盘超出 50 GB 部分', perDay: (yuan: string) => `${yuan}/天`, none: '无' },
-  submit: { clone: '确认克隆', move: '确认迁移' },
-  cancel: '取消',
-  done: (id: string) => `已开始创建新实例 ${id}`,
-  moveDone: (id: string) => `已开始迁移到新实例 ${id}，运行后将释放原实例`,
-  priceFailed: '价格计算失败',
 } as const;

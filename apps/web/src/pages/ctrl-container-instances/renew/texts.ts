@@ -1,0 +1,21 @@
+export const RENEW_PAGE_TEXTS = {
+  title: '续费',
+  description: '为包日、包周、包月实例续费：从各自当前到期时间顺延，费用从余额支付。',
+  noIds: '链接中没有要续费的实例',
+  tooMany: (max: number) => `一次最多续费 ${max} 台实例，请分批续费`,
+  renewing: (count: number) => `续费实例（${count} 台）`,
+  payment: '续费时长与费用',
+  notRenewable: (count: number) => `不能续费的实例（${count} 台）`,
+  nothingRenewable: '所选实例都不能续费',
+  nothingRenewableHint: '下面列出了每台实例不能续费的原因。',
+  reasons: {
+    missing: '实例不存在或已释放',
+    usage: '按量计费，无需续费；如需包日、包周、包月，请转包年包月',
+    state: (state: string) => `实例当前「${state}」，不能续费`,
+  },
+  toPackage: '转包年包月',
+  mixed: '所选实例的计费周期不同，不能一起续费',
+  mixedHint: '续费时长按各自的周期计算（天、周、月），一次只能续同一种周期的实例。请分开续费：',
+  renewGroup: (label: string, count: number) => `续费${label}实例（${count} 台）`,
+  loadFailed: '实例加载失败',
+} as const;
