@@ -7,7 +7,7 @@ import type { AppDeps } from '../deps.js';
 import { RechargeService } from '../modules/billing/recharges.js';
 import { PackageService } from '../modules/rental/packages.js';
 import { InstanceBillingJobs } from '../modules/rental/billing-jobs.js';
-import { meterOpenDisks } from '../modules/rental/disks.js';
+import { DiskService, meterOpenDisks } from '../modules/rental/disks.js';
 import { CopyDataService } from '../modules/rental/copy-data.js';
 import { StockAlertService } from '../modules/subscriptions/service.js';
 import { pruneAttemptWindows } from '../modules/security/attempts.js';
@@ -38,6 +38,8 @@ export function platformJobs(deps: AppDeps): PeriodicJob[] {
     { name: 'meter-instances', everyMs: 60_000, exclusive: true, run: () => instanceBilling.meterAndEnforce() },
     // Data disks above the free 50 GB settled up to now; released instances' disk meters closed at their release.
     { name: 'meter-disks', everyMs: 10 * 60_000, exclusive: true, run: () => meterOpenDisks(deps.database.db, deps.now()) },
+    // Data disks resized in the database whose machine never confirmed the size (a crash in between) are set again.
+    { name: 'sync-disks', everyMs: 30_000, exclusive: true, run: () => new DiskService(deps).syncPending() },
     // 跨实例拷贝: running copies' progress recorded, finished ones marked done or failed; cancelled ones the machines still run stopped again.
     { name: 'copy-data', everyMs: 3_000, exclusive: true, run: () => new CopyDataService(deps).observeRunning() },
     // Scheduled power-offs fire within 15 seconds of their time.

@@ -105,6 +105,8 @@ export const instances = pgTable(
     imageId: varchar('image_id', { length: 96 }).notNull(),
     chargingRuleId: smallint('charging_rule_id').notNull(),
     dataDiskGb: integer('data_disk_gb').notNull(),
+    /** The data disk was resized here and the machine has not confirmed the size yet (disk-sync job). */
+    dataDiskResizePending: boolean('data_disk_resize_pending').notNull().default(false),
     status: varchar('status', { length: 24 }).notNull(),
     /** Why the instance is in its state, when the platform put it there (arrears, a driver error…). */
     statusReason: text('status_reason'),
@@ -176,6 +178,7 @@ export const instances = pgTable(
     index('instances_expiry_idx').on(t.expiresAt).where(sql`${t.expiresAt} is not null and ${t.releasedAt} is null`),
     index('instances_disk_meter_idx').on(t.diskMeterStartedAt).where(sql`${t.diskMeterStartedAt} is not null`),
     index('instances_scheduled_off_idx').on(t.scheduledPowerOffAt).where(sql`${t.scheduledPowerOffAt} is not null`),
+    index('instances_disk_resize_pending_idx').on(t.id).where(sql`${t.dataDiskResizePending}`),
     check('instances_gpu', sql`${t.gpuNum} >= 1 and ${t.gpuHeld} >= 0 and ${t.gpuHeld} <= ${t.gpuNum}`),
     check('instances_run', sql`${t.runChargedFen} >= 0 and ${t.runRateFen} >= 0`),
   ],

@@ -4,7 +4,7 @@ import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, 
 import { hosts, instanceEvents, instances, orders, simMachines } from '../../db/schema/index.js';
 import { Reconciler } from '../../compute/reconciler.js';
 import { unbalancedTransactions, walletsOutOfBalance } from '../billing/ledger.js';
-import { meterOpenDisks } from './disks.js';
+import { DiskService, meterOpenDisks } from './disks.js';
 import type { DiskInfo } from './disks.js';
 import type { InstanceView } from './views.js';
 
@@ -231,6 +231,43 @@ describe('extending the data disk', () => {
 
     await db().update(hosts).set({ simFault: null, simFaultReason: null }).where(eq(hosts.id, host));
     expect((await extend(user, instanceId, 200)).status).toBe(200);
+    await hostMatchesInstances(host);
+    await ledgerBalanced();
+  });
+
+  it('sets the machine to the database’s size after a crash between the commit and the machine’s answer', async () => {
+    const host = 'hd-a-4090-04';
+    const user = await fundedUser(10_000);
+    const instanceId = await offInstance(user, host);
+    expect((await extend(user, instanceId, 80)).status).toBe(200);
+    // A resize the machine confirmed leaves nothing pending.
+    expect(await row(instanceId)).toMatchObject({ dataDiskGb: 80, dataDiskResizePending: false });
+
+    // The process dies once the resize committed, before the machine heard of it.
+    const driver = t.deps.compute.driver;
+    const resize = driver.resizeDataDisk.bind(driver);
+    driver.resizeDataDisk = () => Promise.reject(new Error('进程被杀死'));
+    try {
+      expect((await extend(user, instanceId, 120)).status).toBe(500);
+    } finally {
+      driver.resizeDataDisk = resize;
+    }
+    expect(await row(instanceId)).toMatchObject({ dataDiskGb: 120, dataDiskResizePending: true });
+    expect((await machine(instanceId))?.dataDiskGb).toBe(80);
+
+    // A host that cannot be asked keeps it pending; once it answers, the job sets the size, once.
+    await db().update(hosts).set({ simFault: 'unreachable', simFaultReason: '主机失联' }).where(eq(hosts.id, host));
+    const disks = new DiskService(t.deps);
+    try {
+      expect(await disks.syncPending()).toBe(0);
+    } finally {
+      await db().update(hosts).set({ simFault: null, simFaultReason: null }).where(eq(hosts.id, host));
+    }
+    expect((await row(instanceId)).dataDiskResizePending).toBe(true);
+    expect(await disks.syncPending()).toBe(1);
+    expect((await machine(instanceId))?.dataDiskGb).toBe(120);
+    expect((await row(instanceId)).dataDiskResizePending).toBe(false);
+    expect(await disks.syncPending()).toBe(0);
     await hostMatchesInstances(host);
     await ledgerBalanced();
   });

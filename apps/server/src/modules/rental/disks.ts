@@ -328,6 +328,8 @@ export class DiskService {
       .update(instances)
       .set({
         dataDiskGb: sizeGb,
+        // Cleared once the machine has this size: a crash before that leaves it for the disk-sync job.
+        dataDiskResizePending: true,
         diskRateFenPerDay: rate,
         diskMeterStartedAt: rate > 0 ? now : null,
         diskChargedFen: 0,
@@ -416,7 +418,35 @@ export class DiskService {
         if (error instanceof DriverError) return;
         throw error;
       }
-      if ((await current()) === sizeGb) return;
+      if ((await current()) === sizeGb) {
+        await this.db
+          .update(instances)
+          .set({ dataDiskResizePending: false })
+          .where(and(eq(instances.instanceId, instanceId), eq(instances.dataDiskGb, sizeGb), eq(instances.dataDiskResizePending, true)));
+        return;
+      }
     }
+  }
+
+  /**
+   * The disk-sync job: instances whose data disk was resized in the database but whose machine was not
+   * confirmed at that size (the process died between the commit and the machine's answer) get the
+   * machine set to the database's size. Idempotent, so a second process or a repeat changes nothing.
+   * A machine that cannot be asked stays pending for the next pass. Returns how many were settled.
+   */
+  async syncPending(batch = 100): Promise<number> {
+    const pending = await this.db
+      .select({ instanceId: instances.instanceId })
+      .from(instances)
+      .where(and(eq(instances.dataDiskResizePending, true), isNull(instances.releasedAt), isNull(instances.operation)))
+      .orderBy(instances.id)
+      .limit(batch);
+    let settled = 0;
+    for (const { instanceId } of pending) {
+      await this.syncMachine(instanceId);
+      const [row] = await this.db.select({ pending: instances.dataDiskResizePending }).from(instances).where(eq(instances.instanceId, instanceId));
+      if (!row?.pending) settled += 1;
+    }
+    return settled;
   }
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "instances" ADD COLUMN "data_disk_resize_pending" boolean DEFAULT false NOT NULL;--> statement-breakpoint
+CREATE INDEX "instances_disk_resize_pending_idx" ON "instances" USING btree ("id") WHERE "instances"."data_disk_resize_pending";
