@@ -43,9 +43,15 @@ test('rent a GPU: market → create → 创建中 → 运行中 live → passwor
     await expect(page.getByText(/^余额需至少覆盖1小时费用：¥\d+\.\d{2}$/)).toBeVisible();
     await expect(page.getByText(/^¥\d+\.\d{2}\/时$/)).toBeVisible();
     await page.getByLabel('实例名称').fill(INSTANCE_NAME);
-    await expect(page.getByRole('button', { name: '立即创建' })).toBeDisabled();
+    await page.getByRole('button', { name: '下一步：确认订单' }).click();
+    // 确认订单: the same price again, the name, and the agreement where the order is placed.
+    await expect(page).toHaveURL(/\/ctrl-container-instances\/confirm-order\?hostId=.*gpuNum=1/);
+    await expect(page.getByText(/^余额需至少覆盖1小时费用：¥\d+\.\d{2}$/)).toBeVisible();
+    await expect(page.getByText(/^¥\d+\.\d{2}\/时$/)).toBeVisible();
+    await expect(page.getByText(INSTANCE_NAME, { exact: true })).toBeVisible();
+    await expect(page.getByRole('button', { name: '确认创建' })).toBeDisabled();
     await page.getByRole('checkbox', { name: /我已阅读并同意/ }).check();
-    await page.getByRole('button', { name: '立即创建' }).click();
+    await page.getByRole('button', { name: '确认创建' }).click();
     await expect(page).toHaveURL(/\/ctrl-container-instances\/containerInstances$/);
   });
 

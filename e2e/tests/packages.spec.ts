@@ -47,6 +47,12 @@ test('rent by the week with a voucher → 续费 → 转按量计费 with the re
     await expect(page.getByText('-¥30.00')).toBeVisible();
     await expect(page.getByText('到期时间', { exact: true })).toBeVisible();
     await page.getByLabel('实例名称').fill(INSTANCE_NAME);
+    await page.getByRole('button', { name: '下一步：确认订单' }).click();
+    // 确认订单 prices the same choice: the voucher off, the end, then the agreement and the payment.
+    await expect(page).toHaveURL(/\/ctrl-container-instances\/confirm-order\?.*chargingRuleId=3.*voucherId=\d+/);
+    await expect(page.getByText('-¥30.00')).toBeVisible();
+    await expect(page.getByText('到期时间', { exact: true })).toBeVisible();
+    await expect(page.getByText(VOUCHER_NAME, { exact: true })).toBeVisible();
     await page.getByRole('checkbox', { name: /我已阅读并同意/ }).check();
     await page.getByRole('button', { name: /^支付 ¥[\d,.]+ 并创建$/ }).click();
     await expect(page).toHaveURL(/\/ctrl-container-instances\/containerInstances$/);

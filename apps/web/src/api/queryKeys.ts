@@ -11,4 +11,6 @@ export const queryKeys = {
   privateImages: ['private-images'] as const,
   /** 到货提醒: the caller's stock alerts (api/subscriptions.ts). */
   stockAlerts: ['stock-alerts'] as const,
+  /** 消息通知: the header bell's unread count and its lists (api/notifications.ts). */
+  notifications: ['notifications'] as const,
 } as const;

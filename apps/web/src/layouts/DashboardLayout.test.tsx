@@ -50,7 +50,13 @@ function renderConsole(path = '/ctrl-overview/overview') {
 beforeEach(() => {
   useUserStore.getState().setSession({ jwtToken: 'jwt', refreshToken: 'refresh' }, 1);
   configureApiClient({
-    fetch: vi.fn<typeof fetch>(async (input) => (String(input).endsWith('/account/') ? ok({ totalBalance: 12_345 }) : new Response('', { status: 404 }))),
+    fetch: vi.fn<typeof fetch>(async (input) =>
+      String(input).endsWith('/account/')
+        ? ok({ totalBalance: 12_345 })
+        : String(input).endsWith('/notifications/unread-count')
+          ? ok({ unread: 3 })
+          : new Response('', { status: 404 }),
+    ),
     notify: () => undefined,
     onUnauthorized: () => undefined,
     session: { getToken: () => useUserStore.getState().token, getRefreshToken: () => null, setTokens: () => undefined },
@@ -87,11 +93,17 @@ describe('the console at phone width', { timeout: 30_000 }, () => {
     await waitFor(() => expect(opener.getAttribute('aria-expanded')).toBe('false'));
   });
 
-  it('keeps the balance, the colour mode and the account menu with 退出登录 in the header', async () => {
+  it('keeps the balance, 消息通知, the colour mode and the account menu with 退出登录 in the header', async () => {
     screenOf(true);
     renderConsole();
     expect((await screen.findByLabelText('账户余额')).textContent).toBe('¥123.45');
-    expect(screen.getByLabelText('颜色模式')).toBeTruthy();
+    const bell = screen.getByLabelText('消息通知');
+    expect((await screen.findByTestId('notification-badge')).textContent).toBe('3');
+    // Between the balance and the colour mode.
+    const order = [screen.getByLabelText('账户余额'), bell, screen.getByLabelText('颜色模式')];
+    for (let index = 1; index < order.length; index++) {
+      expect((order[index - 1] as HTMLElement).compareDocumentPosition(order[index] as HTMLElement) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    }
     fireEvent.click(screen.getByLabelText('账号菜单'));
     expect((await screen.findByText('退出登录')).closest('button')).toBeTruthy();
   });

@@ -14,6 +14,7 @@ import { HomeOutlined, MenuFoldOutlined, MenuOutlined, MenuUnfoldOutlined } from
 import { UI_TEXTS } from '../ui/texts';
 import { BalanceIndicator } from './BalanceIndicator';
 import './dashboard.css';
+import { NotificationBell } from './NotificationBell';
 import { SidebarMenu } from './SidebarMenu';
 import { LAYOUT_TEXTS } from './texts';
 import { useIsPhone, useMediaQuery } from './useIsPhone';
@@ -68,7 +69,7 @@ function Breadcrumb({ route }: { route: RouteRecord }) {
 }
 
 /**
- * The console: sidebar from the route table, header with balance, colour mode and account. At phone
+ * The console: sidebar from the route table, header with balance, 消息通知, colour mode and account. At phone
  * width the sidebar is a drawer over the page, opened from the header and closed by any navigation.
  * Plain elements on the theme's CSS variables: antd loads only with the pages that use it.
  */
@@ -94,6 +95,7 @@ export function DashboardLayout() {
   const account = (
     <>
       {loggedIn ? <BalanceIndicator /> : null}
+      {loggedIn ? <NotificationBell /> : null}
       <ColorModeSwitch />
       {loggedIn ? (
         <UserMenu />

@@ -28,5 +28,9 @@ export const LAYOUT_TEXTS = {
     logout: '退出登录',
     login: '登录',
     backHome: '返回官网',
+    notifications: '消息通知',
+    closeNotifications: '关闭消息通知',
+    /** Read with the bell (its description): how many are unread. */
+    unreadNotifications: (count: number) => `${count}条未读`,
   },
 } as const;

@@ -11,7 +11,8 @@ describe('consolePagePaths (the pages of the phone-width e2e check)', () => {
     expect(paths).not.toContain('/login');
     expect(paths).toContain('/computility-market');
     expect(paths).toContain('/ctrl-container-instances/containerInstances');
-    expect(paths).not.toContain('/ctrl-container-instances/confirm-order');
+    expect(paths).toContain('/ctrl-container-instances/confirm-order');
+    expect(paths).not.toContain('/ctrl-data-set/data-set/public-data');
     const expected = ROUTES.filter((record) => record.page && record.meta.console).map((record) => record.path);
     expect(paths).toEqual(expected);
   });

@@ -41,7 +41,7 @@ const BUILT = [
     'make-bill-invoice', 'make-price-invoice', 'voucher'].map((p) => `/ctrl-cost-center/cost-center/${p}`),
   // compute (issue 7): the market with its step sub-paths, the instance list and the create page
   '/computility-market', '/computility-market/method', '/computility-market/model', '/computility-market/quantity', '/computility-market/region',
-  '/ctrl-container-instances/containerInstances', '/ctrl-container-instances/createInstances',
+  '/ctrl-container-instances/containerInstances', '/ctrl-container-instances/createInstances', '/ctrl-container-instances/confirm-order',
   // issue 8: SSH keys and monitoring
   '/ctrl-container-instances/sshSet', '/ctrl-container-instances/instance-monitoring',
   '/ctrl-container-instances/upDownSetting', '/ctrl-container-instances/priceDetail',

@@ -106,6 +106,7 @@ const MarketPage = lazyPage(() => import('../pages/computility-market/index'));
 const ContainerInstancesPage = lazyPage(() => import('../pages/ctrl-container-instances/containerInstances/index'));
 const CreateInstancePage = lazyPage(() => import('../pages/ctrl-container-instances/createInstances/index'));
 const CloneInstancesPage = lazyPage(() => import('../pages/ctrl-container-instances/cloneInstances/index'));
+const ConfirmOrderPage = lazyPage(() => import('../pages/ctrl-container-instances/confirm-order/index'));
 const ConfirmCloneOrderPage = lazyPage(() => import('../pages/ctrl-container-instances/confirm-clone-order/index'));
 const SshSetPage = lazyPage(() => import('../pages/ctrl-container-instances/sshSet/index'));
 const InstanceMonitoringPage = lazyPage(() => import('../pages/ctrl-container-instances/instance-monitoring/index'));
@@ -212,7 +213,11 @@ export const ROUTE_TABLE: RouteNode[] = [
         meta: { title: '克隆实例', activeMenu: '/ctrl-container-instances/containerInstances' },
         page: CloneInstancesPage,
       },
-      { path: 'confirm-order', meta: { title: '确认订单', activeMenu: '/ctrl-container-instances/containerInstances' } },
+      {
+        path: 'confirm-order',
+        meta: { title: '确认订单', activeMenu: '/ctrl-container-instances/containerInstances' },
+        page: ConfirmOrderPage,
+      },
       {
         path: 'confirm-clone-order',
         meta: { title: '确认克隆订单', activeMenu: '/ctrl-container-instances/containerInstances' },

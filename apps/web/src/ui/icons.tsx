@@ -9,6 +9,7 @@ import type { IconDefinition } from '@ant-design/icons-svg/es/types';
 import ApiOutlinedSvg from '@ant-design/icons-svg/es/asn/ApiOutlined';
 import AppstoreOutlinedSvg from '@ant-design/icons-svg/es/asn/AppstoreOutlined';
 import ArrowRightOutlinedSvg from '@ant-design/icons-svg/es/asn/ArrowRightOutlined';
+import BellOutlinedSvg from '@ant-design/icons-svg/es/asn/BellOutlined';
 import CalendarOutlinedSvg from '@ant-design/icons-svg/es/asn/CalendarOutlined';
 import CheckCircleFilledSvg from '@ant-design/icons-svg/es/asn/CheckCircleFilled';
 import CheckOutlinedSvg from '@ant-design/icons-svg/es/asn/CheckOutlined';
@@ -101,6 +102,7 @@ function makeIcon(definition: IconDefinition): IconComponent {
 export const ApiOutlined = /*#__PURE__*/ makeIcon(ApiOutlinedSvg);
 export const AppstoreOutlined = /*#__PURE__*/ makeIcon(AppstoreOutlinedSvg);
 export const ArrowRightOutlined = /*#__PURE__*/ makeIcon(ArrowRightOutlinedSvg);
+export const BellOutlined = /*#__PURE__*/ makeIcon(BellOutlinedSvg);
 export const CalendarOutlined = /*#__PURE__*/ makeIcon(CalendarOutlinedSvg);
 export const CheckCircleFilled = /*#__PURE__*/ makeIcon(CheckCircleFilledSvg);
 export const CheckOutlined = /*#__PURE__*/ makeIcon(CheckOutlinedSvg);

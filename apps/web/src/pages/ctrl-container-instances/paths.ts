@@ -4,6 +4,7 @@ export const COMPUTE_PATHS = {
   list: '/ctrl-container-instances/containerInstances',
   create: '/ctrl-container-instances/createInstances',
   clone: '/ctrl-container-instances/cloneInstances',
+  confirmOrder: '/ctrl-container-instances/confirm-order',
   confirmClone: '/ctrl-container-instances/confirm-clone-order',
   monitoring: '/ctrl-container-instances/instance-monitoring',
   upDown: '/ctrl-container-instances/upDownSetting',

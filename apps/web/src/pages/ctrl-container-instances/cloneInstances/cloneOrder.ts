@@ -2,35 +2,32 @@
  * A clone as the two pages carry it in the URL (克隆实例 → 确认克隆订单 → back), the body it sends, and
  * the rules the server applies to a target host, so the console offers only what it would accept.
  */
-import {
-  CHARGING_RULES,
-  FREE_DATA_DISK_GB,
-  imageRunsOnHost,
-  INSTANCE_NAME_PATTERN,
-  MAX_GPUS_PER_INSTANCE,
-  packageKeyOfRule,
-  TIME_PACKAGE_COUNTS,
-  USAGE_CHARGING_RULE_ID,
-} from '@slg/shared';
+import { FREE_DATA_DISK_GB, imageRunsOnHost, INSTANCE_NAME_PATTERN, USAGE_CHARGING_RULE_ID } from '@slg/shared';
 import type { CloneBody, InstanceView, MarketHost } from '../../../api/compute';
 import { COMPUTE_PATHS } from '../paths';
+import {
+  billingBodyOf,
+  billingDraftOf,
+  flagOf,
+  HOST_ID_PATTERN,
+  intOf,
+  parseBilling,
+  validGpuNum,
+  writeBilling,
+  type BillingProblem,
+  type OrderBilling,
+} from '../orderParts/orderQuery';
 import { CLONE_PAGE_TEXTS } from './texts';
 
 export const INSTANCE_ID_PATTERN = /^slg-[a-z0-9]{10}$/;
-const HOST_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/;
-const ZONE_ID_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/;
+const ZONE_ID_PATTERN = HOST_ID_PATTERN;
 
-export interface CloneChoice {
+export interface CloneChoice extends OrderBilling {
   instanceId: string;
   /** Opened as 迁移 (from 主机GPU不足): the wording and the defaults, not what is sent. */
   move: boolean;
   hostId: string;
   gpuNum: number;
-  chargingRuleId: number;
-  /** Periods of a day / week / month package. */
-  rentAmount?: number | undefined;
-  voucherId?: number | undefined;
-  autoRenew: boolean;
   name?: string | undefined;
   copyData: boolean;
   releaseSource: boolean;
@@ -41,36 +38,9 @@ export interface CloneChoice {
 /** What the choose page starts from: the fields of the URL that are well-formed, the rest left to defaults. */
 export type CloneDraft = Partial<CloneChoice> & { instanceId: string; move: boolean };
 
-function intOf(value: string | null): number | undefined {
-  return value !== null && /^\d{1,9}$/.test(value) ? Number(value) : undefined;
-}
-
-function flagOf(value: string | null): boolean | undefined {
-  if (value === '1') return true;
-  if (value === '0') return false;
-  return undefined;
-}
-
-function validGpuNum(count: number | undefined): count is number {
-  return count !== undefined && count >= 1 && count <= MAX_GPUS_PER_INSTANCE;
-}
-
-function validRule(id: number | undefined): id is number {
-  return id !== undefined && CHARGING_RULES.some((rule) => rule.id === id);
-}
-
-function validCount(chargingRuleId: number, count: number | undefined): count is number {
-  const key = packageKeyOfRule(chargingRuleId);
-  return key !== null && count !== undefined && (TIME_PACKAGE_COUNTS[key] as readonly number[]).includes(count);
-}
-
 /** Lenient: for the choose page, which only starts from the URL. */
 export function draftOf(params: URLSearchParams): CloneDraft {
   const gpuNum = intOf(params.get('gpuNum'));
-  const chargingRuleId = intOf(params.get('chargingRuleId'));
-  const rule = validRule(chargingRuleId) ? chargingRuleId : undefined;
-  const rentAmount = intOf(params.get('rentAmount'));
-  const voucherId = intOf(params.get('voucherId'));
   const hostId = params.get('hostId');
   const zoneId = params.get('zoneId');
   const name = params.get('name')?.trim();
@@ -80,10 +50,7 @@ export function draftOf(params: URLSearchParams): CloneDraft {
     hostId: hostId && HOST_ID_PATTERN.test(hostId) ? hostId : undefined,
     zoneId: zoneId && ZONE_ID_PATTERN.test(zoneId) ? zoneId : undefined,
     gpuNum: validGpuNum(gpuNum) ? gpuNum : undefined,
-    chargingRuleId: rule,
-    rentAmount: rule !== undefined && validCount(rule, rentAmount) ? rentAmount : undefined,
-    voucherId: voucherId && voucherId > 0 ? voucherId : undefined,
-    autoRenew: flagOf(params.get('autoRenew')),
+    ...billingDraftOf(params),
     name: name && INSTANCE_NAME_PATTERN.test(name) ? name : undefined,
     copyData: flagOf(params.get('copyData')),
     releaseSource: flagOf(params.get('releaseSource')),
@@ -91,6 +58,14 @@ export function draftOf(params: URLSearchParams): CloneDraft {
 }
 
 export type ParsedChoice = { ok: true; choice: CloneChoice } | { ok: false; problem: string };
+
+const BILLING_PROBLEMS: Record<BillingProblem, string> = {
+  rule: CLONE_PAGE_TEXTS.invalidChoice.rule,
+  rentAmount: CLONE_PAGE_TEXTS.invalidChoice.rentAmount,
+  voucher: CLONE_PAGE_TEXTS.invalidChoice.voucher,
+  usageExtras: CLONE_PAGE_TEXTS.invalidChoice.usageExtras,
+  autoRenew: CLONE_PAGE_TEXTS.invalidChoice.usageExtras,
+};
 
 /** Strict: the confirm page sends what the URL says, so anything off in it is refused with what is wrong. */
 export function parseChoice(params: URLSearchParams): ParsedChoice {
@@ -102,25 +77,8 @@ export function parseChoice(params: URLSearchParams): ParsedChoice {
   if (!HOST_ID_PATTERN.test(hostId)) return fail(T.host);
   const gpuNum = intOf(params.get('gpuNum'));
   if (!validGpuNum(gpuNum)) return fail(T.gpuNum);
-  const chargingRuleId = intOf(params.get('chargingRuleId'));
-  if (!validRule(chargingRuleId)) return fail(T.rule);
-  const isPackage = chargingRuleId !== USAGE_CHARGING_RULE_ID;
-  const rentParam = params.get('rentAmount');
-  const voucherParam = params.get('voucherId');
-  const autoRenewParam = params.get('autoRenew');
-  let rentAmount: number | undefined;
-  let voucherId: number | undefined;
-  if (isPackage) {
-    rentAmount = intOf(rentParam);
-    if (!validCount(chargingRuleId, rentAmount)) return fail(T.rentAmount);
-    if (voucherParam !== null) {
-      voucherId = intOf(voucherParam);
-      if (!voucherId) return fail(T.voucher);
-    }
-    if (autoRenewParam !== null && flagOf(autoRenewParam) === undefined) return fail(T.usageExtras);
-  } else if (rentParam !== null || voucherParam !== null || autoRenewParam !== null) {
-    return fail(T.usageExtras);
-  }
+  const billing = parseBilling(params);
+  if (!billing.ok) return fail(BILLING_PROBLEMS[billing.problem]);
   const copyData = flagOf(params.get('copyData'));
   if (copyData === undefined) return fail(T.copyData);
   const releaseParam = params.get('releaseSource');
@@ -137,10 +95,7 @@ export function parseChoice(params: URLSearchParams): ParsedChoice {
       move: params.get('move') === '1',
       hostId,
       gpuNum,
-      chargingRuleId,
-      rentAmount,
-      voucherId,
-      autoRenew: isPackage && flagOf(autoRenewParam) === true,
+      ...billing.billing,
       name,
       copyData,
       releaseSource,
@@ -155,12 +110,7 @@ function queryOf(choice: CloneChoice): URLSearchParams {
   query.set('hostId', choice.hostId);
   if (choice.zoneId) query.set('zoneId', choice.zoneId);
   query.set('gpuNum', String(choice.gpuNum));
-  query.set('chargingRuleId', String(choice.chargingRuleId));
-  if (choice.chargingRuleId !== USAGE_CHARGING_RULE_ID) {
-    if (choice.rentAmount !== undefined) query.set('rentAmount', String(choice.rentAmount));
-    if (choice.voucherId !== undefined) query.set('voucherId', String(choice.voucherId));
-    if (choice.autoRenew) query.set('autoRenew', '1');
-  }
+  writeBilling(query, choice);
   query.set('copyData', choice.copyData ? '1' : '0');
   if (choice.releaseSource) query.set('releaseSource', '1');
   if (choice.name) query.set('name', choice.name);
@@ -181,15 +131,11 @@ export function chooseAgainPath(choice: CloneChoice, keepHost = true): string {
 
 /** The body of `/rental/clone` (and its prepay): exactly the choice, nothing the server would default differently. */
 export function cloneBodyOf(choice: CloneChoice): CloneBody {
-  const isPackage = choice.chargingRuleId !== USAGE_CHARGING_RULE_ID;
   return {
     instanceId: choice.instanceId,
     hostId: choice.hostId,
     gpuNum: choice.gpuNum,
-    chargingRuleId: choice.chargingRuleId,
-    ...(isPackage && choice.rentAmount !== undefined ? { rentAmount: choice.rentAmount } : {}),
-    ...(isPackage && choice.voucherId !== undefined ? { voucherId: choice.voucherId } : {}),
-    ...(isPackage && choice.autoRenew ? { autoRenew: true } : {}),
+    ...billingBodyOf(choice),
     ...(choice.name ? { name: choice.name } : {}),
     copyData: choice.copyData,
     ...(choice.releaseSource ? { releaseSource: true } : {}),

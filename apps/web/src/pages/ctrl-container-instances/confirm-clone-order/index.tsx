@@ -1,14 +1,13 @@
 import { ArrowLeftOutlined, ArrowRightOutlined } from '@ant-design/icons';
-import { BALANCE_COVER_HOURS, CHARGING_RULES, dictItemOf, ErrorCodes, formatYuan, INSTANCE_STATUSES, packageKeyOfRule, type PackageKey } from '@slg/shared';
+import { dictItemOf, formatYuan, INSTANCE_STATUSES, packageKeyOfRule } from '@slg/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Descriptions, Result, Skeleton, Space, Tag, Typography } from 'antd';
+import { Alert, Card, Descriptions, Result, Skeleton, Space, Tag } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useBalanceQuery } from '../../../api/account';
 import { claimError, isApiError } from '../../../api/client';
-import { cloneInstance, invalidateAfterInstanceChange, useMarketHostQuery, type InstanceView, type MarketHost } from '../../../api/compute';
+import { cloneInstance, invalidateAfterInstanceChange, useMarketHostQuery, type ClonePrepayResult, type InstanceView, type MarketHost } from '../../../api/compute';
 import { toast } from '../../../api/toast';
-import { useUnusedVouchersQuery } from '../../../api/vouchers';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
@@ -23,26 +22,19 @@ import { CLONE_PAGE_TEXTS } from '../cloneInstances/texts';
 import { statusLabelOf } from '../containerInstances/components/InstanceStatus';
 import { canDo } from '../containerInstances/instanceRules';
 import { HostSummary } from '../createInstances/HostSummary';
-import { RentalProtocol } from '../createInstances/RentalProtocol';
-import { CREATE_INSTANCE_TEXTS } from '../createInstances/texts';
 import '../instances.css';
+import { balanceRow } from '../orderParts/OrderFigures';
+import { OrderPayCard, refusalOf, type Refusal } from '../orderParts/OrderPayCard';
+import { OrderBillingCard, OrderLinkProblem } from '../orderParts/OrderSummaryParts';
+import { ORDER_TEXTS } from '../orderParts/texts';
 import { cloneInstancesPath, COMPUTE_PATHS } from '../paths';
 import { CONFIRM_CLONE_TEXTS } from './texts';
 
 const T = CONFIRM_CLONE_TEXTS;
 
-/** A refusal of the clone, shown once above the button with the way forward. */
-interface Refusal {
-  message: string;
-  action: 'choose_host' | 'change' | 'recharge';
-}
-
-function refusalOf(error: Error): Refusal {
-  if (!isApiError(error)) return { message: error.message, action: 'change' };
-  if (error.code === ErrorCodes.INSUFFICIENT_BALANCE.code) return { message: error.message, action: 'recharge' };
-  // The host lost its GPUs or disk meanwhile, or was delisted: another host is the way on.
-  if (error.code === ErrorCodes.HOST_GPU_SHORTAGE.code || error.status === 409 || error.status === 404) return { message: error.message, action: 'choose_host' };
-  return { message: error.message, action: 'change' };
+/** The host lost its GPUs or disk meanwhile, or was delisted: another host is the way on. */
+function cloneRefusalOf(error: Error): Refusal {
+  return refusalOf(error, (failure) => (failure.status === 409 || failure.status === 404 ? 'choose_host' : undefined));
 }
 
 function modeText(crossRegion: boolean, copyData: boolean): string {
@@ -112,29 +104,6 @@ function CloneRoute({ source, host, choice, crossRegion }: { source: InstanceVie
   );
 }
 
-function BillingCard({ choice, packageKey }: { choice: CloneChoice; packageKey: PackageKey | null }) {
-  const vouchers = useUnusedVouchersQuery(choice.voucherId !== undefined);
-  const voucher = vouchers.data?.list.find((item) => item.id === choice.voucherId);
-  const ruleName = CHARGING_RULES.find((rule) => rule.id === choice.chargingRuleId)?.showName ?? '';
-  const items: { key: string; label: string; children: ReactNode }[] = [{ key: 'rule', label: T.billing.rule, children: ruleName }];
-  if (packageKey && choice.rentAmount !== undefined) {
-    items.push(
-      { key: 'duration', label: T.billing.duration, children: CREATE_INSTANCE_TEXTS.package.count(choice.rentAmount, packageKey) },
-      {
-        key: 'voucher',
-        label: T.billing.voucher,
-        children: choice.voucherId === undefined ? T.billing.voucherNone : voucher ? T.billing.voucherValue(voucher.name) : T.billing.voucherUnknown(choice.voucherId),
-      },
-      { key: 'auto', label: T.billing.autoRenew, children: choice.autoRenew ? T.billing.yes : T.billing.no },
-    );
-  }
-  return (
-    <Card title={T.billing.title} className="slg-create-card">
-      <Descriptions column={{ xs: 1, sm: 2 }} size="small" items={items} />
-    </Card>
-  );
-}
-
 /** The order: what is cloned where, its price from the prepay, the balance, the agreement and the button that sends it. */
 function CloneOrder({ source, host, choice }: { source: InstanceView; host: MarketHost; choice: CloneChoice }) {
   const navigate = useNavigate();
@@ -146,7 +115,6 @@ function CloneOrder({ source, host, choice }: { source: InstanceView; host: Mark
   const prepay = useClonePrepayQuery(body, crossRegion);
   const balance = useBalanceQuery();
   const imageCuda = useImageCuda(source);
-  const [agreed, setAgreed] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [refusal, setRefusal] = useState<Refusal | null>(null);
   const attempt = useAttemptKey();
@@ -162,63 +130,21 @@ function CloneOrder({ source, host, choice }: { source: InstanceView; host: Mark
       setConfirming(false);
       // Claimed: the refusal is shown here, not as a toast as well.
       claimError(failure);
-      setRefusal(refusalOf(failure));
+      setRefusal(cloneRefusalOf(failure));
     },
     onSettled: () => void invalidateAfterInstanceChange(queryClient),
   });
 
-  const quote = prepay.data;
   const clonable = canDo(source, 'clone');
   const blocker = hostBlocker(host, { source, gpuNum: choice.gpuNum, copyData: choice.copyData, releaseSource: choice.releaseSource, imageCuda });
   const total = balance.data?.totalBalance;
-  const short = quote !== undefined && total !== undefined && total < quote.payable;
-  const priceRefused = prepay.isError;
-  const canSubmit = clonable && blocker === null && quote !== undefined && !priceRefused && !short && agreed;
-  const submitText = packageKey && quote
-    ? (choice.releaseSource ? T.submit.payMove : T.submit.payClone)(formatYuan(quote.payable))
-    : choice.releaseSource
-      ? T.submit.move
-      : T.submit.clone;
-  const chooseHost = chooseAgainPath({ ...choice, zoneId: host.zoneId }, false);
-  const change = chooseAgainPath({ ...choice, zoneId: host.zoneId });
-
-  let figures: ReactNode;
-  if (prepay.isError && !quote) {
-    figures = (
-      <Alert
-        type="error"
-        showIcon
-        title={T.price.failed}
-        description={prepay.error.message}
-        action={
-          <Space orientation="vertical" size={4}>
-            <Button size="small" onClick={() => void prepay.refetch()}>
-              {T.price.retry}
-            </Button>
-            <LinkButton size="small" to={change}>
-              {T.price.change}
-            </LinkButton>
-          </Space>
-        }
-      />
-    );
-  } else if (quote) {
-    figures = (
-      <CloneFigures
-        quote={quote}
-        gpuNum={choice.gpuNum}
-        packageKey={packageKey}
-        rentAmount={choice.rentAmount}
-        copyData={choice.copyData}
-        extra={[{ label: T.price.balance, value: total === undefined ? '-' : formatYuan(total) }]}
-      />
-    );
-  } else figures = <Skeleton active title={false} paragraph={{ rows: 4 }} />;
-
-  let refusalAction: ReactNode = null;
-  if (refusal?.action === 'recharge') refusalAction = <LinkButton size="small" type="primary" to={COMPUTE_PATHS.recharge}>{T.refusal.recharge}</LinkButton>;
-  else if (refusal?.action === 'choose_host') refusalAction = <LinkButton size="small" to={chooseHost}>{T.refusal.chooseHost}</LinkButton>;
-  else if (refusal) refusalAction = <LinkButton size="small" to={change}>{T.refusal.change}</LinkButton>;
+  const links = { chooseHost: chooseAgainPath({ ...choice, zoneId: host.zoneId }, false), change: chooseAgainPath({ ...choice, zoneId: host.zoneId }) };
+  const submitText = (quote: ClonePrepayResult | undefined) =>
+    packageKey && quote
+      ? (choice.releaseSource ? T.submit.payMove : T.submit.payClone)(formatYuan(quote.payable))
+      : choice.releaseSource
+        ? T.submit.move
+        : T.submit.clone;
 
   const submit = () => {
     setRefusal(null);
@@ -231,64 +157,44 @@ function CloneOrder({ source, host, choice }: { source: InstanceView; host: Mark
       <div className="slg-create-main">
         <CloneRoute source={source} host={host} choice={choice} crossRegion={crossRegion} />
         <HostSummary host={host} title={T.targetHost} />
-        <BillingCard choice={choice} packageKey={packageKey} />
+        <OrderBillingCard billing={choice} />
       </div>
       <aside className="slg-create-side">
-        <Card title={T.price.title} className="slg-create-card slg-create-price-card">
-          {figures}
-          {quote && !packageKey ? (
-            <Typography.Paragraph type="secondary" className="slg-create-cover">
-              {CREATE_INSTANCE_TEXTS.price.cover(BALANCE_COVER_HOURS, formatYuan(quote.payable))}
-            </Typography.Paragraph>
-          ) : null}
-          {short && quote && total !== undefined ? (
-            <Alert
-              type="warning"
-              showIcon
-              className="slg-create-alert"
-              title={CREATE_INSTANCE_TEXTS.insufficient.title}
-              description={
-                packageKey
-                  ? CREATE_INSTANCE_TEXTS.insufficient.packageDescription(formatYuan(quote.payable), formatYuan(total))
-                  : CREATE_INSTANCE_TEXTS.insufficient.description(formatYuan(quote.payable), formatYuan(total))
-              }
-              action={
-                <LinkButton size="small" type="primary" to={COMPUTE_PATHS.recharge}>
-                  {CREATE_INSTANCE_TEXTS.insufficient.action}
-                </LinkButton>
-              }
-            />
-          ) : null}
-          {clonable ? null : <Alert type="warning" showIcon className="slg-create-alert" title={CLONE_PAGE_TEXTS.mustBeOff(statusLabelOf(source))} />}
-          {blocker && !refusal ? (
-            <Alert
-              type="warning"
-              showIcon
-              className="slg-create-alert"
-              title={CLONE_PAGE_TEXTS.summary.blocked}
-              description={blocker}
-              action={
-                <LinkButton size="small" to={chooseHost}>
-                  {T.refusal.chooseHost}
-                </LinkButton>
-              }
-            />
-          ) : null}
-          {refusal ? <Alert type="error" showIcon className="slg-create-alert" title={refusal.message} action={refusalAction} /> : null}
-          <RentalProtocol agreed={agreed} onAgreedChange={setAgreed} />
-          <Button
-              type="primary"
-              size="large"
-              block
-              danger={choice.releaseSource}
-              loading={clone.isPending}
-              disabled={!canSubmit}
-              title={agreed ? undefined : CREATE_INSTANCE_TEXTS.protocol.required}
-              onClick={submit}
-            >
-              {submitText}
-            </Button>
-        </Card>
+        <OrderPayCard
+          prepay={prepay}
+          failedTitle={T.priceFailed}
+          figuresOf={(quote) => (
+            <CloneFigures quote={quote} gpuNum={choice.gpuNum} packageKey={packageKey} rentAmount={choice.rentAmount} copyData={choice.copyData} extra={[balanceRow(total)]} />
+          )}
+          packageKey={packageKey}
+          balance={total}
+          links={links}
+          warnings={
+            <>
+              {clonable ? null : <Alert type="warning" showIcon className="slg-create-alert" title={CLONE_PAGE_TEXTS.mustBeOff(statusLabelOf(source))} />}
+              {blocker && !refusal ? (
+                <Alert
+                  type="warning"
+                  showIcon
+                  className="slg-create-alert"
+                  title={CLONE_PAGE_TEXTS.summary.blocked}
+                  description={blocker}
+                  action={
+                    <LinkButton size="small" to={links.chooseHost}>
+                      {ORDER_TEXTS.refusal.chooseHost}
+                    </LinkButton>
+                  }
+                />
+              ) : null}
+            </>
+          }
+          refusal={refusal}
+          ready={clonable && blocker === null}
+          submitText={submitText}
+          submitting={clone.isPending}
+          danger={choice.releaseSource}
+          onSubmit={submit}
+        />
       </aside>
       {choice.releaseSource ? (
         <ConfirmDialog
@@ -317,14 +223,10 @@ function CloneOrderOf({ source, choice }: { source: InstanceView; choice: CloneC
     );
   }
   if (host.isError && host.data === undefined) return <QueryError variant="page" title={CLONE_PAGE_TEXTS.target.loadFailed} error={host.error} onRetry={() => void host.refetch()} />;
-  const again = (
-    <LinkButton type="primary" to={chooseAgainPath(choice, false)}>
-      {CLONE_PAGE_TEXTS.invalidChoice.again}
-    </LinkButton>
-  );
-  if (!host.data) return <Result status="warning" title={T.hostGone.title} subTitle={T.hostGone.description} extra={again} />;
+  const again = chooseAgainPath(choice, false);
+  if (!host.data) return <OrderLinkProblem title={T.hostGone.title} problem={T.hostGone.description} againTo={again} />;
   if (host.data.zoneId !== source.zoneId && (choice.copyData || choice.releaseSource)) {
-    return <Result status="warning" title={CLONE_PAGE_TEXTS.invalidChoice.title} subTitle={T.crossRegionData} extra={again} />;
+    return <OrderLinkProblem title={CLONE_PAGE_TEXTS.invalidChoice.title} problem={T.crossRegionData} againTo={again} />;
   }
   return <CloneOrder source={source} host={host.data} choice={choice} />;
 }
@@ -344,18 +246,11 @@ function ConfirmCloneOrderPage() {
     content = <Result status="warning" title={CLONE_PAGE_TEXTS.invalidId} extra={toList} />;
   } else if (!parsed.ok) {
     content = (
-      <Result
-        status="warning"
+      <OrderLinkProblem
         title={CLONE_PAGE_TEXTS.invalidChoice.title}
-        subTitle={parsed.problem}
-        extra={[
-          <LinkButton key="again" type="primary" to={cloneInstancesPath(instanceId, move)}>
-            {CLONE_PAGE_TEXTS.invalidChoice.again}
-          </LinkButton>,
-          <LinkButton key="list" to={COMPUTE_PATHS.list}>
-            {T.backToList}
-          </LinkButton>,
-        ]}
+        problem={parsed.problem}
+        againTo={cloneInstancesPath(instanceId, move)}
+        other={{ to: COMPUTE_PATHS.list, text: T.backToList }}
       />
     );
   } else if (source.isError && isApiError(source.error) && source.error.status === 404) {

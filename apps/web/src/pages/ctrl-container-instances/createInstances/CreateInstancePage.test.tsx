@@ -1,9 +1,9 @@
-/** 创建实例: the host of the link, the price before creating, and POST /rental with an idempotency key. */
-import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+/** 创建实例: the host of the link, the price before creating, and 下一步 carrying the whole choice to 确认订单 (and back). */
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MarketHost } from '../../../api/compute';
 import type { PublicImage } from '../../../api/meta';
-import { buttonByText, callsTo, failure, mockApi, ok, page, renderPage, type Handler } from '../../ctrl-cost-center/testing';
+import { buttonByText, callsTo, mockApi, ok, page, renderPage, type Handler } from '../../ctrl-cost-center/testing';
 import { compareVersions, defaultImage, groupByFramework, runsOnHost } from './images';
 import CreateInstancePage from './index';
 import { formatDateTime } from '../../../components/DateTime';
@@ -50,6 +50,16 @@ const IMAGES: PublicImage[] = [
 ];
 
 const ENTRY = `/x?hostId=${HOST.hostId}&gpuNum=2&chargingRuleId=1`;
+const NEXT = '下一步：确认订单';
+const CONFIRM_PATH = '/ctrl-container-instances/confirm-order';
+
+/** The query 下一步 went to 确认订单 with, once it has. */
+async function orderQueryAfterNext(router: ReturnType<typeof renderPage>['router']): Promise<Record<string, string>> {
+  await waitFor(() => expect(buttonByText(NEXT).disabled).toBe(false));
+  fireEvent.click(buttonByText(NEXT));
+  await waitFor(() => expect(router.state.location.pathname).toBe(CONFIRM_PATH));
+  return Object.fromEntries(new URLSearchParams(router.state.location.search));
+}
 
 /** 132 fen per GPU-hour; a month costs 520 hours; voucher 9 takes 10 yuan off. */
 function prepay(url: URL, init: RequestInit | undefined) {
@@ -95,9 +105,9 @@ describe('创建实例', () => {
     expect(await screen.findByText('¥3.96/时')).toBeTruthy();
   }, 15_000);
 
-  it('sells a month package: duration, voucher and auto-renew, the price to pay and the end before paying', async () => {
+  it('sells a month package: duration, voucher and auto-renew, the price to pay and the end; 下一步 carries them to 确认订单', async () => {
     const api = mockApi(routes({ 'GET /account/': () => ok({ totalBalance: 1_000_000 }) }));
-    renderPage(<CreateInstancePage />, ENTRY);
+    const { router } = renderPage(<CreateInstancePage />, ENTRY);
     await screen.findByText('¥2.64/时');
     fireEvent.click(screen.getByLabelText('包月', { selector: 'input' }));
     fireEvent.click(await screen.findByLabelText('3 个月', { selector: 'input' }));
@@ -115,14 +125,21 @@ describe('创建实例', () => {
     expect(lastPrepay()).toMatchObject({ voucherId: 9 });
     fireEvent.click(screen.getByLabelText('到期自动续费'));
 
-    fireEvent.click(screen.getByText('《算力租用协议》'));
-    fireEvent.click(buttonByText('同意'));
-    fireEvent.click(await screen.findByText('支付 ¥4,108.40 并创建'));
-    await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/rental')).toHaveLength(1));
-    expect(JSON.parse(String(callsTo(api.fetchMock, 'POST', '/rental')[0]?.[1]?.body))).toMatchObject({ chargingRuleId: 4, rentAmount: 3, voucherId: 9, autoRenew: true, gpuNum: 2 });
+    // The agreement is ticked where the money is paid, on 确认订单, not here.
+    expect(screen.queryByText('《算力租用协议》')).toBeNull();
+    expect(await orderQueryAfterNext(router)).toEqual({
+      hostId: HOST.hostId,
+      gpuNum: '2',
+      chargingRuleId: '4',
+      rentAmount: '3',
+      voucherId: '9',
+      autoRenew: '1',
+      imageId: 'pytorch-2.1.2-cu118',
+    });
+    expect(callsTo(api.fetchMock, 'POST', '/rental')).toHaveLength(0);
   }, 15_000);
 
-  it('offers the images the host runs, grouped by framework, and creates with the right body and an idempotency key', async () => {
+  it('offers the images the host runs, grouped by framework, and 下一步 carries the image and the trimmed name', async () => {
     const api = mockApi(routes());
     const { router } = renderPage(<CreateInstancePage />, ENTRY);
     await screen.findByText('¥2.64/时');
@@ -135,50 +152,67 @@ describe('创建实例', () => {
     expect((screen.getByLabelText(/2\.15\.0/, { selector: 'input' }) as HTMLInputElement).checked).toBe(true);
     fireEvent.change(screen.getByLabelText('实例名称'), { target: { value: '  训练-ResNet ' } });
 
-    // The agreement comes first: read in its dialog, whose 同意 ticks the box.
-    expect(buttonByText('立即创建').disabled).toBe(true);
-    fireEvent.click(screen.getByText('《算力租用协议》'));
-    expect(await screen.findByText(/连续关机满15天的实例将被自动释放，平台会在释放前3天和1天提醒/)).toBeTruthy();
-    fireEvent.click(buttonByText('同意'));
-    await waitFor(() => expect((screen.getByRole('checkbox', { name: /我已阅读并同意/ }) as HTMLInputElement).checked).toBe(true));
-    fireEvent.click(buttonByText('立即创建'));
-    await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-container-instances/containerInstances'));
-    const [call] = callsTo(api.fetchMock, 'POST', '/rental');
-    expect(JSON.parse(String(call?.[1]?.body))).toEqual({
+    expect(await orderQueryAfterNext(router)).toEqual({
       hostId: HOST.hostId,
-      gpuNum: 2,
+      gpuNum: '2',
+      chargingRuleId: '1',
       imageId: 'tensorflow-2.15.0-cu122',
-      chargingRuleId: 1,
       name: '训练-ResNet',
     });
-    const headers = new Headers(call?.[1]?.headers);
-    expect(headers.get('Idempotency-Key')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-  });
+    expect(callsTo(api.fetchMock, 'POST', '/rental')).toHaveLength(0);
 
-  it('says the balance is short with 去充值 and does not offer 立即创建', async () => {
+    // The page's own entry was given the choice too: the browser's back button returns to it as 返回修改 does.
+    await router.navigate(-1);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-container-instances/createInstances'));
+    expect(new URLSearchParams(router.state.location.search).get('imageId')).toBe('tensorflow-2.15.0-cu122');
+  }, 15_000);
+
+  it('reads the whole choice back from the link of 返回修改', async () => {
+    mockApi(routes({ 'GET /account/': () => ok({ totalBalance: 1_000_000 }) }));
+    const query = `hostId=${HOST.hostId}&gpuNum=3&chargingRuleId=4&rentAmount=3&voucherId=9&autoRenew=1&imageId=tensorflow-2.15.0-cu122&name=%E8%AE%AD%E7%BB%83`;
+    const { router } = renderPage(<CreateInstancePage />, `/x?${query}`);
+    expect(await screen.findByText('-¥10.00')).toBeTruthy();
+    expect((screen.getByLabelText('包月', { selector: 'input' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('3 个月', { selector: 'input' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('3 卡', { selector: 'input' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('到期自动续费') as HTMLInputElement).checked).toBe(true);
+    expect(await screen.findByText('包月立减券（抵扣 ¥10.00）')).toBeTruthy();
+    expect((screen.getByLabelText(/2\.15\.0/, { selector: 'input' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('实例名称') as HTMLInputElement).value).toBe('训练');
+    // 132 × 520 × 3 GPUs × 3 months, less the voucher.
+    expect(screen.getByText('¥6,167.60')).toBeTruthy();
+    expect(await orderQueryAfterNext(router)).toEqual(Object.fromEntries(new URLSearchParams(query)));
+  }, 15_000);
+
+  it('keeps 下一步 off with the reason while something is missing', async () => {
+    mockApi(routes());
+    renderPage(<CreateInstancePage />, `${ENTRY}&imageId=no-such-image`);
+    expect(await screen.findByText('链接中的镜像不存在或已不可用，请另选镜像')).toBeTruthy();
+    await screen.findByText('¥2.64/时');
+    expect(buttonByText(NEXT).disabled).toBe(true);
+    expect(screen.getAllByText('请先选择镜像')).toHaveLength(1);
+    fireEvent.click(screen.getByLabelText(/2\.1\.2/, { selector: 'input' }));
+    await waitFor(() => expect(buttonByText(NEXT).disabled).toBe(false));
+
+    fireEvent.change(screen.getByLabelText('实例名称'), { target: { value: 'a\u0007b' } });
+    expect(await screen.findByText('请先修改实例名称')).toBeTruthy();
+    expect(buttonByText(NEXT).disabled).toBe(true);
+    cleanup();
+
+    mockApi(routes({ 'GET /comppower': () => page([{ ...HOST, gpuFree: 0 }]) }));
+    renderPage(<CreateInstancePage />, ENTRY);
+    expect(await screen.findByText('该主机已租满，请返回算力市场换一台主机')).toBeTruthy();
+    expect(screen.getByText('该主机已租满')).toBeTruthy();
+    expect(buttonByText(NEXT).disabled).toBe(true);
+  }, 15_000);
+
+  it('says the balance is short with 去充值; the order page is where it stops the payment', async () => {
     mockApi(routes({ 'GET /account/': () => ok({ totalBalance: 100 }) }));
     renderPage(<CreateInstancePage />, ENTRY);
     expect(await screen.findByText('余额不足')).toBeTruthy();
     expect(screen.getByText('创建按量实例需要余额至少可支付 1 小时费用（¥2.64），当前余额 ¥1.00。')).toBeTruthy();
     expect(screen.getByText('去充值').closest('a')?.getAttribute('href')).toBe('/ctrl-cost-center/cost-center/recharge');
-    expect(buttonByText('立即创建').disabled).toBe(true);
-  });
-
-  it("shows the server's refusal once, and a new submit after it sends a new key", async () => {
-    const api = mockApi(routes({ 'POST /rental': () => failure(409, 40940, '主机GPU不足：该主机当前空闲 1 卡，需要 2 卡') }));
-    const { router } = renderPage(<CreateInstancePage />, ENTRY);
-    await screen.findByText('¥2.64/时');
-    fireEvent.click(screen.getByRole('checkbox', { name: /我已阅读并同意/ }));
-    fireEvent.click(buttonByText('立即创建'));
-    await waitFor(() => expect(api.notify).toHaveBeenCalledWith('主机GPU不足：该主机当前空闲 1 卡，需要 2 卡'));
-    await act(async () => new Promise<void>((resolve) => setTimeout(resolve, 10)));
-    expect(api.notify).toHaveBeenCalledTimes(1);
-    expect(router.state.location.pathname).toBe('/x');
-
-    fireEvent.click(buttonByText('立即创建'));
-    await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/rental')).toHaveLength(2));
-    const keys = callsTo(api.fetchMock, 'POST', '/rental').map(([, init]) => new Headers(init?.headers).get('Idempotency-Key'));
-    expect(keys[0]).not.toBe(keys[1]);
+    await waitFor(() => expect(buttonByText(NEXT).disabled).toBe(false));
   });
 
   it('explains a link without a host, and a host no longer on the market', async () => {

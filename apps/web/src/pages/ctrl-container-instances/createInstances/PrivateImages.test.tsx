@@ -1,4 +1,4 @@
-/** 创建实例 from 我的镜像: my ready images and shared ones, the host's CUDA, saving ones, the link's `?imageId=`. */
+/** 创建实例 from 我的镜像: my ready images and shared ones, the host's CUDA, saving ones, the link's `?imageId=`; 下一步 carries the one chosen. */
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MarketHost } from '../../../api/compute';
@@ -72,12 +72,15 @@ function routes(privateImages: PrivateImageView[], overrides: Record<string, Han
 
 const input = (label: string | RegExp) => screen.getByLabelText(label, { selector: 'input' }) as HTMLInputElement;
 
-async function agreeAndCreate(api: ReturnType<typeof mockApi>) {
-  fireEvent.click(screen.getByRole('checkbox', { name: /我已阅读并同意/ }));
-  await waitFor(() => expect(buttonByText('立即创建').disabled).toBe(false));
-  fireEvent.click(buttonByText('立即创建'));
-  await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/rental')).toHaveLength(1));
-  return JSON.parse(String(callsTo(api.fetchMock, 'POST', '/rental')[0]?.[1]?.body)) as Record<string, unknown>;
+const NEXT = '下一步：确认订单';
+
+/** 下一步, and the choice it carried to 确认订单 (nothing is created here). */
+async function nextAndRead(api: ReturnType<typeof mockApi>, router: ReturnType<typeof renderPage>['router']) {
+  await waitFor(() => expect(buttonByText(NEXT).disabled).toBe(false));
+  fireEvent.click(buttonByText(NEXT));
+  await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-container-instances/confirm-order'));
+  expect(callsTo(api.fetchMock, 'POST', '/rental')).toHaveLength(0);
+  return Object.fromEntries(new URLSearchParams(router.state.location.search));
 }
 
 describe('创建实例 · 我的镜像', () => {
@@ -107,14 +110,12 @@ describe('创建实例 · 我的镜像', () => {
 
     fireEvent.click(input(/同事的镜像/));
     expect(input(/同事的镜像/).checked).toBe(true);
-    const body = await agreeAndCreate(api);
-    expect(body).toEqual({ hostId: HOST.hostId, gpuNum: 1, imageId: 'img-dddddddddddd', chargingRuleId: 1 });
-    await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-container-instances/containerInstances'));
+    expect(await nextAndRead(api, router)).toEqual({ hostId: HOST.hostId, gpuNum: '1', chargingRuleId: '1', imageId: 'img-dddddddddddd' });
   }, 15_000);
 
   it('opens 我的镜像 with the image of the link chosen, and 公共镜像 still creates from a public image', async () => {
     const api = mockApi(routes([MINE, SHARED]));
-    renderPage(<CreateInstancePage />, `${ENTRY}&imageId=${SHARED.imageId}`);
+    const { router } = renderPage(<CreateInstancePage />, `${ENTRY}&imageId=${SHARED.imageId}`);
     await screen.findByText('同事的镜像');
     expect(input('我的镜像').checked).toBe(true);
     expect(input(/同事的镜像/).checked).toBe(true);
@@ -122,8 +123,7 @@ describe('创建实例 · 我的镜像', () => {
 
     fireEvent.click(input('公共镜像'));
     expect(input(/2\.1\.2/).checked).toBe(true);
-    const body = await agreeAndCreate(api);
-    expect(body).toMatchObject({ imageId: 'pytorch-2.1.2-cu118' });
+    expect(await nextAndRead(api, router)).toMatchObject({ imageId: 'pytorch-2.1.2-cu118' });
   }, 15_000);
 
   it('says so when the image of the link is gone, and chooses none in its place', async () => {
@@ -132,11 +132,11 @@ describe('创建实例 · 我的镜像', () => {
     expect(await screen.findByText('链接中的镜像不存在或已不可用，请另选镜像')).toBeTruthy();
     expect(input(/训练环境/).checked).toBe(false);
     expect(screen.getByText('请选择镜像')).toBeTruthy();
-    fireEvent.click(screen.getByRole('checkbox', { name: /我已阅读并同意/ }));
-    expect(buttonByText('立即创建').disabled).toBe(true);
+    expect(screen.getByText('请先选择镜像')).toBeTruthy();
+    expect(buttonByText(NEXT).disabled).toBe(true);
 
     fireEvent.click(input(/训练环境/));
-    await waitFor(() => expect(buttonByText('立即创建').disabled).toBe(false));
+    await waitFor(() => expect(buttonByText(NEXT).disabled).toBe(false));
     await waitFor(() => expect(screen.queryByText('请选择镜像')).toBeNull());
   }, 15_000);
 
@@ -149,8 +149,7 @@ describe('创建实例 · 我的镜像', () => {
     expect(screen.getByText('前往我的镜像').closest('a')?.getAttribute('href')).toBe('/ctrl-mirror-image/mirrorImage');
     expect(screen.queryByText('坏镜像')).toBeNull();
     expect(screen.queryByText('请选择镜像')).toBeNull();
-    fireEvent.click(screen.getByRole('checkbox', { name: /我已阅读并同意/ }));
-    expect(buttonByText('立即创建').disabled).toBe(true);
+    expect(buttonByText(NEXT).disabled).toBe(true);
   }, 15_000);
 
   it('shows a failed list in place, and 重试 loads it with the linked image chosen', async () => {

@@ -1,56 +1,40 @@
 import {
-  BALANCE_COVER_HOURS,
   CHARGING_RULES,
-  formatYuan,
   INSTANCE_NAME_MAX,
   INSTANCE_NAME_MESSAGE,
   INSTANCE_NAME_PATTERN,
   isPrivateImageId,
   MAX_GPUS_PER_INSTANCE,
   packageKeyOfRule,
-  PACKAGE_UNIT_LABELS,
   TIME_PACKAGE_COUNTS,
   USAGE_CHARGING_RULE_ID,
   type PackageKey,
 } from '@slg/shared';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Checkbox, Form, Input, Radio, Result, Skeleton, Space, Typography } from 'antd';
-import { useRef, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useBalanceQuery } from '../../../api/account';
-import { isApiError } from '../../../api/client';
-import {
-  createInstance,
-  invalidateAfterInstanceChange,
-  useMarketHostQuery,
-  usePrepayQuery,
-  type MarketHost,
-} from '../../../api/compute';
-import { newIdempotencyKey } from '../../../api/idempotency';
+import { useMarketHostQuery, usePrepayQuery, type MarketHost } from '../../../api/compute';
 import { usePrivateImagesQuery } from '../../../api/images';
-import { formatDateTime } from '../../../components/DateTime';
 import { usePublicImages, type PublicImage } from '../../../api/meta';
-import { toast } from '../../../api/toast';
 import { LinkButton } from '../../../components/LinkButton';
-import { RentalProtocol } from './RentalProtocol';
 import { VoucherSelect } from '../VoucherSelect';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryError } from '../../../components/QueryError';
 import { permissionList, useUserStore } from '../../../stores/user';
 import { withAntd } from '../../../theme/AntdScope';
 import '../instances.css';
+import '../orderParts/order.css';
+import { balanceRow, OrderFigures } from '../orderParts/OrderFigures';
+import { BalanceCheck } from '../orderParts/OrderPayCard';
 import { COMPUTE_PATHS } from '../paths';
+import { confirmOrderPath, createDraftOf, editOrderPath, type CreateChoice, type CreateDraft } from './createOrder';
 import { HostSummary } from './HostSummary';
 import { chosenPrivateImage, defaultImage, groupByFramework, privateImageChoices, runsOnHost } from './images';
 import { PrivateImagePicker } from './PrivateImagePicker';
 import { CREATE_INSTANCE_TEXTS } from './texts';
 
 const T = CREATE_INSTANCE_TEXTS;
-
-function parseRule(value: string | null): number {
-  const id = Number(value);
-  return CHARGING_RULES.some((rule) => rule.id === id) ? id : USAGE_CHARGING_RULE_ID;
-}
 
 /** How the instance is paid for, as chosen on the page. */
 interface Billing {
@@ -60,12 +44,6 @@ interface Billing {
   rentAmount: number;
   voucherId: number | undefined;
   autoRenew: boolean;
-}
-
-function parseCount(value: string | null): number | undefined {
-  if (!value || !/^\d+$/.test(value)) return undefined;
-  const count = Number(value);
-  return count >= 1 && count <= MAX_GPUS_PER_INSTANCE ? count : undefined;
 }
 
 type ImageSource = 'public' | 'private';
@@ -81,7 +59,18 @@ function BackToMarket() {
 }
 
 /** Framework first, then one of its images; images the host's driver cannot run are shown, disabled. */
-function ImagePicker({ host, value, onChange }: { host: MarketHost; value: PublicImage | undefined; onChange: (image: PublicImage | null) => void }) {
+function ImagePicker({
+  host,
+  value,
+  linkedMissing,
+  onChange,
+}: {
+  host: MarketHost;
+  value: PublicImage | undefined;
+  /** The image the link named is gone or does not run here: said so, and none is chosen in its place. */
+  linkedMissing: boolean;
+  onChange: (image: PublicImage | null) => void;
+}) {
   const images = usePublicImages();
   const [framework, setFramework] = useState<string | undefined>(undefined);
   if (images.isPending) return <Skeleton active title={false} paragraph={{ rows: 3 }} />;
@@ -92,6 +81,7 @@ function ImagePicker({ host, value, onChange }: { host: MarketHost; value: Publi
   const shown = groups.find((group) => group.framework === shownFramework) ?? groups[0];
   return (
     <div className="slg-create-images">
+      {linkedMissing ? <Alert type="warning" showIcon title={T.image.linkedMissing} /> : null}
       <Radio.Group
         aria-label={T.image.framework}
         name="image-framework"
@@ -142,15 +132,15 @@ interface PriceCardProps {
   host: MarketHost;
   gpuNum: number;
   billing: Billing;
-  canSubmit: boolean;
-  agreed: boolean;
-  onAgreedChange: (agreed: boolean) => void;
-  submitting: boolean;
-  onSubmit: () => void;
+  /** Why the choice cannot go on to the order yet (null: it can). */
+  blocker: string | null;
+  /** Something is still loading (the images): 下一步 waits without a reason to give. */
+  waiting: boolean;
+  onNext: () => void;
 }
 
-/** What creating costs (from /rental/prepay), the one-hour rule against the balance, and 立即创建. */
-function PriceCard({ host, gpuNum, billing, canSubmit, agreed, onAgreedChange, submitting, onSubmit }: PriceCardProps) {
+/** What creating will cost (from /rental/prepay) against the balance, and 下一步 to the order, where it is paid. */
+function PriceCard({ host, gpuNum, billing, blocker, waiting, onNext }: PriceCardProps) {
   const { packageKey } = billing;
   const prepay = usePrepayQuery({
     hostId: host.hostId,
@@ -160,112 +150,41 @@ function PriceCard({ host, gpuNum, billing, canSubmit, agreed, onAgreedChange, s
   });
   const balance = useBalanceQuery();
   const price = prepay.data;
-  const short = price !== undefined && balance.data !== undefined && balance.data.totalBalance < price.payable;
+  // The price shown is the one of the current choice (not the last one's, kept while the new one loads).
+  const current = price !== undefined && !prepay.isPlaceholderData;
 
   let figures: ReactNode;
   if (prepay.isPending) figures = <Skeleton active title={false} paragraph={{ rows: 3 }} />;
   else if (prepay.isError && !price) figures = <QueryError title={T.price.failed} error={prepay.error} onRetry={() => void prepay.refetch()} />;
-  else if (price && packageKey) {
+  else if (price) {
     figures = (
-      <dl className="slg-create-price">
-        <div>
-          <dt>{T.price.unitPrice}</dt>
-          <dd>{T.price.perGpuPeriod(formatYuan(price.pricePerGpuFen), PACKAGE_UNIT_LABELS[packageKey])}</dd>
-        </div>
-        <div>
-          <dt>{T.price.gpuNum}</dt>
-          <dd>{T.gpuNum.option(gpuNum)}</dd>
-        </div>
-        <div>
-          <dt>{T.price.duration}</dt>
-          <dd>{T.package.count(billing.rentAmount, packageKey)}</dd>
-        </div>
-        <div>
-          <dt>{T.price.original}</dt>
-          <dd>{formatYuan(price.amount)}</dd>
-        </div>
-        {price.discount > 0 ? (
-          <div>
-            <dt>{T.price.voucher}</dt>
-            <dd>-{formatYuan(price.discount)}</dd>
-          </div>
-        ) : null}
-        <div className="slg-create-price-total">
-          <dt>{T.price.payable}</dt>
-          <dd aria-live="polite">{formatYuan(price.payable)}</dd>
-        </div>
-        <div>
-          <dt>{T.price.expiresAt}</dt>
-          <dd>{price.expiresAt ? formatDateTime(price.expiresAt) : '-'}</dd>
-        </div>
-        <div>
-          <dt>{T.price.balance}</dt>
-          <dd>{balance.data ? formatYuan(balance.data.totalBalance) : '-'}</dd>
-        </div>
-      </dl>
-    );
-  } else if (price) {
-    figures = (
-      <dl className="slg-create-price">
-        <div>
-          <dt>{T.price.unitPrice}</dt>
-          <dd>{T.price.perGpuHour(formatYuan(price.pricePerGpuFen))}</dd>
-        </div>
-        <div>
-          <dt>{T.price.gpuNum}</dt>
-          <dd>{T.gpuNum.option(gpuNum)}</dd>
-        </div>
-        <div className="slg-create-price-total">
-          <dt>{T.price.hourly}</dt>
-          <dd aria-live="polite">{T.price.hourlyValue(formatYuan(price.amount))}</dd>
-        </div>
-        <div>
-          <dt>{T.price.balance}</dt>
-          <dd>{balance.data ? formatYuan(balance.data.totalBalance) : '-'}</dd>
-        </div>
-      </dl>
+      <div aria-busy={!current} className={current ? undefined : 'slg-order-stale'}>
+        <OrderFigures
+          quote={price}
+          gpuNum={gpuNum}
+          packageKey={packageKey}
+          rentAmount={packageKey ? billing.rentAmount : undefined}
+          extra={[balanceRow(balance.data?.totalBalance)]}
+        />
+      </div>
     );
   }
+  const reason = blocker ?? (prepay.isError && price ? T.next.priceFailed : null);
 
   return (
     <Card title={T.price.title} className="slg-create-card slg-create-price-card">
       {figures}
-      {price && !packageKey ? (
-        <Typography.Paragraph type="secondary" className="slg-create-cover">
-          {T.price.cover(BALANCE_COVER_HOURS, formatYuan(price.payable))}
+      {price ? <BalanceCheck payable={price.payable} packageKey={packageKey} balance={balance.data?.totalBalance} /> : null}
+      <Button type="primary" size="large" block disabled={reason !== null || waiting || !current || prepay.isError} title={reason ?? undefined} onClick={onNext}>
+        {T.next.label}
+      </Button>
+      {reason ? (
+        <Typography.Paragraph type="warning" className="slg-order-reason">
+          {reason}
         </Typography.Paragraph>
       ) : null}
-      {short && balance.data ? (
-        <Alert
-          type="warning"
-          showIcon
-          className="slg-create-alert"
-          title={T.insufficient.title}
-          description={
-            packageKey
-              ? T.insufficient.packageDescription(formatYuan(price.payable), formatYuan(balance.data.totalBalance))
-              : T.insufficient.description(formatYuan(price.payable), formatYuan(balance.data.totalBalance))
-          }
-          action={
-            <LinkButton size="small" type="primary" to={COMPUTE_PATHS.recharge}>
-              {T.insufficient.action}
-            </LinkButton>
-          }
-        />
-      ) : null}
-      <RentalProtocol agreed={agreed} onAgreedChange={onAgreedChange} />
-      <Button
-        type="primary"
-        size="large"
-        block
-        loading={submitting}
-        disabled={!canSubmit || !price || short || !agreed}
-        title={agreed ? undefined : T.protocol.required}
-        onClick={onSubmit}
-      >
-        {packageKey && price ? T.submitPaying(formatYuan(price.payable)) : T.submit}
-      </Button>
       <Typography.Paragraph type="secondary" className="slg-create-footnote">
+        {T.next.hint}
         {packageKey ? T.price.packageNote : T.price.noGpuNote}
       </Typography.Paragraph>
     </Card>
@@ -274,26 +193,31 @@ function PriceCard({ host, gpuNum, billing, canSubmit, agreed, onAgreedChange, s
 
 interface CreateFormProps {
   host: MarketHost;
-  initialGpuNum: number;
-  initialRuleId: number;
-  /** A private image named by the link (`?imageId=img-…`): 我的镜像 opens with it chosen. */
-  initialPrivateImageId: string | undefined;
+  /** The choice the link carries (from 算力市场, or 返回修改 on 确认订单): what is well-formed in it is kept. */
+  draft: CreateDraft;
 }
 
-function CreateForm({ host, initialGpuNum, initialRuleId, initialPrivateImageId }: CreateFormProps) {
+function CreateForm({ host, draft }: CreateFormProps) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const maxGpus = Math.min(MAX_GPUS_PER_INSTANCE, host.gpuTotal);
-  const [gpuNum, setGpuNum] = useState(Math.min(Math.max(1, initialGpuNum), Math.max(1, host.gpuFree)));
+  const [gpuNum, setGpuNum] = useState(Math.min(Math.max(1, draft.gpuNum ?? 1), Math.max(1, host.gpuFree)));
+  const linkedImageId = draft.imageId;
   const images = usePublicImages();
-  // undefined: not chosen yet (the default applies); null: the chosen framework has no image for this host.
+  // undefined: not chosen yet (the linked one, else the default, applies); null: the chosen framework has no image for this host.
   const [chosenImage, setChosenImage] = useState<PublicImage | null | undefined>(undefined);
-  const image = chosenImage === undefined ? (images.data ? defaultImage(images.data, host.cudaVersion) : undefined) : (chosenImage ?? undefined);
+  const linkedPublicId = linkedImageId && !isPrivateImageId(linkedImageId) ? linkedImageId : undefined;
+  const linkedPublic = linkedPublicId ? images.data?.find((item) => item.id === linkedPublicId && runsOnHost(item, host.cudaVersion)) : undefined;
+  let image: PublicImage | undefined;
+  if (chosenImage !== undefined) image = chosenImage ?? undefined;
+  else if (linkedPublicId) image = linkedPublic;
+  else image = images.data ? defaultImage(images.data, host.cudaVersion) : undefined;
+  const publicLinkMissing = chosenImage === undefined && linkedPublicId !== undefined && images.data !== undefined && !linkedPublic;
   const mayUsePrivateImages = useMayUsePrivateImages();
-  const [chosenSource, setImageSource] = useState<ImageSource>(initialPrivateImageId ? 'private' : 'public');
+  const linkedPrivateId = linkedImageId && isPrivateImageId(linkedImageId) ? linkedImageId : undefined;
+  const [chosenSource, setImageSource] = useState<ImageSource>(linkedPrivateId ? 'private' : 'public');
   const imageSource: ImageSource = mayUsePrivateImages ? chosenSource : 'public';
   // undefined: the first usable one applies; an id: the one picked or linked, chosen once it is usable (a saving one when saved).
-  const [wantedPrivateImage, setWantedPrivateImage] = useState<string | undefined>(initialPrivateImageId);
+  const [wantedPrivateImage, setWantedPrivateImage] = useState<string | undefined>(linkedPrivateId);
   const privateImages = usePrivateImagesQuery(imageSource === 'private');
   const privateImage =
     imageSource === 'private' && privateImages.data ? chosenPrivateImage(privateImages.data.list, host.cudaVersion, wantedPrivateImage) : undefined;
@@ -303,51 +227,42 @@ function CreateForm({ host, initialGpuNum, initialRuleId, initialPrivateImageId 
     imageSource === 'private'
       ? Boolean(privateImages.data && !privateImage && privateImageChoices(privateImages.data.list).length > 0)
       : Boolean(images.data && !image);
-  const [name, setName] = useState('');
-  const [agreed, setAgreed] = useState(false);
-  const [chargingRuleId, setChargingRuleId] = useState(initialRuleId);
+  const [name, setName] = useState(draft.name ?? '');
+  const [chargingRuleId, setChargingRuleId] = useState(draft.chargingRuleId ?? USAGE_CHARGING_RULE_ID);
   const packageKey = packageKeyOfRule(chargingRuleId);
-  const [rentAmount, setRentAmount] = useState(1);
-  const [voucherId, setVoucherId] = useState<number | undefined>(undefined);
-  const [autoRenew, setAutoRenew] = useState(false);
+  const [rentAmount, setRentAmount] = useState(draft.rentAmount ?? 1);
+  const [voucherId, setVoucherId] = useState<number | undefined>(draft.voucherId);
+  const [autoRenew, setAutoRenew] = useState(draft.autoRenew ?? false);
   const billing: Billing = { chargingRuleId, packageKey, rentAmount, voucherId: packageKey ? voucherId : undefined, autoRenew };
   // The voucher list needs the order's amount; the undiscounted price of the current choice gives it.
   const undiscounted = usePrepayQuery(packageKey ? { hostId: host.hostId, gpuNum, chargingRuleId, rentAmount } : null);
   const trimmedName = name.trim();
   const nameError = trimmedName && !INSTANCE_NAME_PATTERN.test(trimmedName) ? INSTANCE_NAME_MESSAGE : undefined;
-  // One key per attempt: a repeat after a lost answer (network failure) reuses it, so it creates once.
-  const idempotencyKey = useRef<string | null>(null);
 
-  const create = useMutation({
-    mutationFn: () => {
-      idempotencyKey.current ??= newIdempotencyKey();
-      return createInstance(
-        {
-          hostId: host.hostId,
-          gpuNum,
-          imageId: imageId ?? '',
-          chargingRuleId,
-          ...(packageKey ? { rentAmount, autoRenew, ...(voucherId ? { voucherId } : {}) } : {}),
-          ...(trimmedName ? { name: trimmedName } : {}),
-        },
-        idempotencyKey.current,
-      );
-    },
-    onSuccess: () => {
-      idempotencyKey.current = null;
-      toast.success(T.created);
-      void invalidateAfterInstanceChange(queryClient);
-      void navigate(COMPUTE_PATHS.list);
-    },
-    onError: (error) => {
-      // The server answered: the next submit is a new attempt. The client shows its message (one toast).
-      if (isApiError(error) && error.status !== 0) idempotencyKey.current = null;
-      void invalidateAfterInstanceChange(queryClient);
-    },
-  });
-
+  const imagesLoading = imageSource === 'private' ? privateImages.isPending : images.isPending;
   const tooMany = gpuNum > host.gpuFree;
-  const canSubmit = host.gpuFree > 0 && !tooMany && Boolean(imageId) && !nameError;
+  let blocker: string | null = null;
+  if (host.gpuFree === 0) blocker = T.next.hostFull;
+  else if (tooMany) blocker = T.next.tooMany(host.gpuFree);
+  else if (!imageId && !imagesLoading) blocker = T.next.needImage;
+  else if (nameError) blocker = T.next.badName;
+
+  const next = () => {
+    if (blocker !== null || !imageId) return;
+    const choice: CreateChoice = {
+      hostId: host.hostId,
+      gpuNum,
+      chargingRuleId,
+      ...(packageKey ? { rentAmount, voucherId, autoRenew } : { autoRenew: false }),
+      imageId,
+      name: trimmedName || undefined,
+    };
+    // This page's own entry keeps the choice too, so the browser's back button returns to it as 返回修改 does.
+    void (async () => {
+      await navigate(editOrderPath(choice), { replace: true });
+      await navigate(confirmOrderPath(choice));
+    })();
+  };
 
   return (
     <div className="slg-create-layout">
@@ -438,7 +353,7 @@ function CreateForm({ host, initialGpuNum, initialRuleId, initialPrivateImageId 
                 {imageSource === 'private' ? (
                   <PrivateImagePicker host={host} value={privateImage} wanted={wantedPrivateImage} onChange={setWantedPrivateImage} />
                 ) : (
-                  <ImagePicker host={host} value={image} onChange={setChosenImage} />
+                  <ImagePicker host={host} value={image} linkedMissing={publicLinkMissing} onChange={setChosenImage} />
                 )}
               </div>
             </Form.Item>
@@ -457,16 +372,7 @@ function CreateForm({ host, initialGpuNum, initialRuleId, initialPrivateImageId 
         </Card>
       </div>
       <aside className="slg-create-side">
-        <PriceCard
-          host={host}
-          gpuNum={gpuNum}
-          billing={billing}
-          canSubmit={canSubmit}
-          agreed={agreed}
-          onAgreedChange={setAgreed}
-          submitting={create.isPending}
-          onSubmit={() => create.mutate()}
-        />
+        <PriceCard host={host} gpuNum={gpuNum} billing={billing} blocker={blocker} waiting={!imageId} onNext={next} />
       </aside>
       <Card title={T.notice.title} className="slg-create-card slg-create-notice-card" size="small">
         <ul className="slg-create-notice">
@@ -481,14 +387,11 @@ function CreateForm({ host, initialGpuNum, initialRuleId, initialPrivateImageId 
   );
 }
 
-/** 创建实例: the host chosen in 算力市场, GPUs, image, name; the price and the one-hour rule before 立即创建. */
+/** 创建实例: the host chosen in 算力市场, GPUs, billing, image, name and the price; 下一步 takes the choice to 确认订单. */
 function CreateInstancePage() {
   const [params] = useSearchParams();
+  const draft = createDraftOf(params);
   const hostId = params.get('hostId') ?? undefined;
-  const initialGpuNum = parseCount(params.get('gpuNum')) ?? 1;
-  const initialRuleId = parseRule(params.get('chargingRuleId'));
-  const linkedImageId = params.get('imageId');
-  const initialPrivateImageId = linkedImageId && isPrivateImageId(linkedImageId) ? linkedImageId : undefined;
   const host = useMarketHostQuery(hostId, USAGE_CHARGING_RULE_ID);
 
   let content: ReactNode;
@@ -517,13 +420,7 @@ function CreateInstancePage() {
     content = <Result status="warning" title={T.hostGone.title} subTitle={T.hostGone.description} extra={<BackToMarket />} />;
   } else {
     content = (
-      <CreateForm
-        key={host.data.hostId}
-        host={host.data}
-        initialGpuNum={initialGpuNum}
-        initialRuleId={initialRuleId}
-        initialPrivateImageId={initialPrivateImageId}
-      />
+      <CreateForm key={host.data.hostId} host={host.data} draft={draft} />
     );
   }
 

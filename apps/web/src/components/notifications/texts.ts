@@ -1,0 +1,26 @@
+/** Texts of the 消息通知 panel (loaded with the panel, not with the header). */
+export const NOTIFICATION_TEXTS = {
+  unreadOnly: '仅看未读',
+  markAllRead: '全部已读',
+  unread: '未读',
+  empty: '暂无消息',
+  emptyUnread: '暂无未读消息',
+  loadFailed: '消息加载失败',
+  loadMoreFailed: '更多消息加载失败',
+  retry: '重试',
+  loadMore: '加载更多',
+  list: '消息列表',
+  kinds: {
+    ARREARS_POWER_OFF: '欠费关机',
+    RELEASE_REMINDER: '即将释放',
+    AUTO_RELEASED: '已自动释放',
+    PACKAGE_RENEWED: '已自动续费',
+    PACKAGE_EXPIRED: '套餐到期',
+    STOCK_AVAILABLE: '到货提醒',
+  },
+  otherKind: '通知',
+  justNow: '刚刚',
+  minutesAgo: (minutes: number) => `${minutes}分钟前`,
+  hoursAgo: (hours: number) => `${hours}小时前`,
+  daysAgo: (days: number) => `${days}天前`,
+} as const;
