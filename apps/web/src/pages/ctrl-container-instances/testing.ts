@@ -1,5 +1,5 @@
 /** Test data shared by the instance pages' tests. */
-import type { InstanceView } from '../../api/compute';
+import type { InstanceView, MarketHost } from '../../api/compute';
 
 /** A running pay-as-you-go instance with 2 RTX 4090 (the tests spread it and change what they test). */
 export const RUNNING_INSTANCE: InstanceView = {
@@ -39,4 +39,28 @@ export const RUNNING_INSTANCE: InstanceView = {
   autoRenew: false,
   scheduledPowerOffAt: null,
   createdAt: '2025-01-01T00:00:00Z',
+};
+
+/** A market host with 3 of 8 RTX 3090 free, CUDA 12.2, priced ¥1.32 per GPU-hour. */
+export const MARKET_HOST_3090: MarketHost = {
+  hostId: 'bj-a-3090-01',
+  hostName: '北京A区-3090-01',
+  zoneId: 'bj-a',
+  zoneName: '北京A区',
+  gpuModelId: 'rtx3090',
+  gpuModelName: 'RTX 3090',
+  gpuMemoryGb: 24,
+  gpuTotal: 8,
+  gpuFree: 3,
+  chargingRuleId: 1,
+  pricePerGpuFen: 132,
+  unit: '时',
+  cpuModelId: 'xeon-6248r',
+  cpuModelName: 'Intel Xeon Gold 6248R',
+  cpuPerGpu: 12,
+  memoryGbPerGpu: 60,
+  dataDiskFreeGb: 1000,
+  dataDiskMaxGb: 1000,
+  cudaVersion: '12.2',
+  driverVersion: '535.183.01',
 };

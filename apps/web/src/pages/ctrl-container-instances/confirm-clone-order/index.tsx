@@ -25,8 +25,7 @@ import { HostSummary } from '../createInstances/HostSummary';
 import '../instances.css';
 import { balanceRow } from '../orderParts/OrderFigures';
 import { OrderPayCard, refusalOf, type Refusal } from '../orderParts/OrderPayCard';
-import { OrderBillingCard, OrderLinkProblem } from '../orderParts/OrderSummaryParts';
-import { ORDER_TEXTS } from '../orderParts/texts';
+import { HostBlockedAlert, OrderBillingCard, OrderLinkProblem } from '../orderParts/OrderSummaryParts';
 import { cloneInstancesPath, COMPUTE_PATHS } from '../paths';
 import { CONFIRM_CLONE_TEXTS } from './texts';
 
@@ -172,20 +171,7 @@ function CloneOrder({ source, host, choice }: { source: InstanceView; host: Mark
           warnings={
             <>
               {clonable ? null : <Alert type="warning" showIcon className="slg-create-alert" title={CLONE_PAGE_TEXTS.mustBeOff(statusLabelOf(source))} />}
-              {blocker && !refusal ? (
-                <Alert
-                  type="warning"
-                  showIcon
-                  className="slg-create-alert"
-                  title={CLONE_PAGE_TEXTS.summary.blocked}
-                  description={blocker}
-                  action={
-                    <LinkButton size="small" to={links.chooseHost}>
-                      {ORDER_TEXTS.refusal.chooseHost}
-                    </LinkButton>
-                  }
-                />
-              ) : null}
+              {blocker && !refusal ? <HostBlockedAlert title={CLONE_PAGE_TEXTS.summary.blocked} reason={blocker} chooseHost={links.chooseHost} /> : null}
             </>
           }
           refusal={refusal}

@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MarketHost } from '../../../api/compute';
+import { MARKET_HOST_3090 } from '../testing';
 import { IDEMPOTENCY_HEADER } from '../../../api/idempotency';
 import type { PrivateImageView } from '../../../api/images';
 import type { PublicImage } from '../../../api/meta';
@@ -17,28 +18,7 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
-const HOST: MarketHost = {
-  hostId: 'bj-a-3090-01',
-  hostName: '北京A区-3090-01',
-  zoneId: 'bj-a',
-  zoneName: '北京A区',
-  gpuModelId: 'rtx3090',
-  gpuModelName: 'RTX 3090',
-  gpuMemoryGb: 24,
-  gpuTotal: 8,
-  gpuFree: 3,
-  chargingRuleId: 1,
-  pricePerGpuFen: 132,
-  unit: '时',
-  cpuModelId: 'xeon-6248r',
-  cpuModelName: 'Intel Xeon Gold 6248R',
-  cpuPerGpu: 12,
-  memoryGbPerGpu: 60,
-  dataDiskFreeGb: 1000,
-  dataDiskMaxGb: 1000,
-  cudaVersion: '12.2',
-  driverVersion: '535.183.01',
-};
+const HOST: MarketHost = MARKET_HOST_3090;
 
 const IMAGES: PublicImage[] = [
   { id: 'pytorch-2.5.1-cu124', name: 'PyTorch 2.5.1', framework: 'PyTorch', frameworkVersion: '2.5.1', python: '3.12', cuda: '12.4', ubuntu: '22.04' },

@@ -1,7 +1,7 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { ErrorCodes, FREE_DATA_DISK_GB, formatYuan, imageRunsOnHost, isPrivateImageId, packageKeyOfRule } from '@slg/shared';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, Card, Descriptions, Skeleton, Typography } from 'antd';
+import { Alert, Card, Descriptions, Skeleton } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useBalanceQuery } from '../../../api/account';
@@ -39,7 +39,7 @@ import { CREATE_INSTANCE_TEXTS } from '../createInstances/texts';
 import '../instances.css';
 import { balanceRow, OrderFigures } from '../orderParts/OrderFigures';
 import { OrderPayCard, refusalOf, type Refusal } from '../orderParts/OrderPayCard';
-import { OrderBillingCard, OrderLinkProblem } from '../orderParts/OrderSummaryParts';
+import { CreateNoticeCard, HostBlockedAlert, OrderBillingCard, OrderLinkProblem } from '../orderParts/OrderSummaryParts';
 import '../orderParts/order.css';
 import { ORDER_TEXTS } from '../orderParts/texts';
 import { COMPUTE_PATHS } from '../paths';
@@ -158,20 +158,7 @@ function CreateOrder({ host, choice }: { host: MarketHost; choice: CreateChoice 
   // Once the server has refused, its answer is the one said (the page's own check would repeat it).
   const warnings = refusal ? null : (
     <>
-      {blocker ? (
-        <Alert
-          type="warning"
-          showIcon
-          className="slg-create-alert"
-          title={T.blocked.title}
-          description={blocker}
-          action={
-            <LinkButton size="small" to={links.chooseHost}>
-              {ORDER_TEXTS.refusal.chooseHost}
-            </LinkButton>
-          }
-        />
-      ) : null}
+      {blocker ? <HostBlockedAlert title={T.blocked.title} reason={blocker} chooseHost={links.chooseHost} /> : null}
       {image.problem ? (
         <Alert
           type="warning"
@@ -217,15 +204,7 @@ function CreateOrder({ host, choice }: { host: MarketHost; choice: CreateChoice 
           }}
         />
       </aside>
-      <Card title={CREATE_INSTANCE_TEXTS.notice.title} className="slg-create-card slg-create-notice-card" size="small">
-        <ul className="slg-create-notice">
-          {(packageKey ? CREATE_INSTANCE_TEXTS.notice.packagePoints : CREATE_INSTANCE_TEXTS.notice.points).map((point) => (
-            <li key={point}>
-              <Typography.Text type="secondary">{point}</Typography.Text>
-            </li>
-          ))}
-        </ul>
-      </Card>
+      <CreateNoticeCard packageKey={packageKey} />
     </div>
   );
 }

@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MarketHost } from '../../../api/compute';
+import { MARKET_HOST_3090 } from '../testing';
 import type { PrivateImageView } from '../../../api/images';
 import type { PublicImage } from '../../../api/meta';
 import { buttonByText, callsTo, failure, mockApi, ok, page, renderPage, type Handler } from '../../ctrl-cost-center/testing';
@@ -10,28 +11,7 @@ import CreateInstancePage from './index';
 
 afterEach(() => cleanup());
 
-const HOST: MarketHost = {
-  hostId: 'bj-a-3090-01',
-  hostName: '北京A区-3090-01',
-  zoneId: 'bj-a',
-  zoneName: '北京A区',
-  gpuModelId: 'rtx3090',
-  gpuModelName: 'RTX 3090',
-  gpuMemoryGb: 24,
-  gpuTotal: 8,
-  gpuFree: 3,
-  chargingRuleId: 1,
-  pricePerGpuFen: 132,
-  unit: '时',
-  cpuModelId: 'xeon-6248r',
-  cpuModelName: 'Intel Xeon Gold 6248R',
-  cpuPerGpu: 12,
-  memoryGbPerGpu: 60,
-  dataDiskFreeGb: 1000,
-  dataDiskMaxGb: 1000,
-  cudaVersion: '12.2',
-  driverVersion: '535.183.01',
-};
+const HOST: MarketHost = MARKET_HOST_3090;
 
 const PUBLIC: PublicImage[] = [
   { id: 'pytorch-2.1.2-cu118', name: 'PyTorch 2.1.2', framework: 'PyTorch', frameworkVersion: '2.1.2', python: '3.10', cuda: '11.8', ubuntu: '22.04' },

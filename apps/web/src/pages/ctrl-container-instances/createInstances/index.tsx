@@ -27,6 +27,7 @@ import '../instances.css';
 import '../orderParts/order.css';
 import { balanceRow, OrderFigures } from '../orderParts/OrderFigures';
 import { BalanceCheck } from '../orderParts/OrderPayCard';
+import { CreateNoticeCard } from '../orderParts/OrderSummaryParts';
 import { COMPUTE_PATHS } from '../paths';
 import { confirmOrderPath, createDraftOf, editOrderPath, type CreateChoice, type CreateDraft } from './createOrder';
 import { HostSummary } from './HostSummary';
@@ -374,15 +375,7 @@ function CreateForm({ host, draft }: CreateFormProps) {
       <aside className="slg-create-side">
         <PriceCard host={host} gpuNum={gpuNum} billing={billing} blocker={blocker} waiting={!imageId} onNext={next} />
       </aside>
-      <Card title={T.notice.title} className="slg-create-card slg-create-notice-card" size="small">
-        <ul className="slg-create-notice">
-          {(packageKey ? T.notice.packagePoints : T.notice.points).map((point) => (
-            <li key={point}>
-              <Typography.Text type="secondary">{point}</Typography.Text>
-            </li>
-          ))}
-        </ul>
-      </Card>
+      <CreateNoticeCard packageKey={packageKey} />
     </div>
   );
 }

@@ -1,5 +1,5 @@
-import { CHARGING_RULES, packageKeyOfRule } from '@slg/shared';
-import { Card, Descriptions, Result } from 'antd';
+import { CHARGING_RULES, packageKeyOfRule, type PackageKey } from '@slg/shared';
+import { Alert, Card, Descriptions, Result, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { useUnusedVouchersQuery } from '../../../api/vouchers';
 import { LinkButton } from '../../../components/LinkButton';
@@ -65,5 +65,39 @@ export function OrderLinkProblem({ title, problem, againTo, againText = T.link.a
           : []),
       ]}
     />
+  );
+}
+
+/** The host can no longer take the order (GPUs gone, delisted…): why, and back to choosing a host. */
+export function HostBlockedAlert({ title, reason, chooseHost }: { title: string; reason: string; chooseHost: string }) {
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      className="slg-create-alert"
+      title={title}
+      description={reason}
+      action={
+        <LinkButton size="small" to={chooseHost}>
+          {T.refusal.chooseHost}
+        </LinkButton>
+      }
+    />
+  );
+}
+
+/** 须知 under a create order: the billing, arrears and release rules of pay-as-you-go or of a package. */
+export function CreateNoticeCard({ packageKey }: { packageKey: PackageKey | null | undefined }) {
+  const notice = CREATE_INSTANCE_TEXTS.notice;
+  return (
+    <Card title={notice.title} className="slg-create-card slg-create-notice-card" size="small">
+      <ul className="slg-create-notice">
+        {(packageKey ? notice.packagePoints : notice.points).map((point) => (
+          <li key={point}>
+            <Typography.Text type="secondary">{point}</Typography.Text>
+          </li>
+        ))}
+      </ul>
+    </Card>
   );
 }
