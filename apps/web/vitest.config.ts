@@ -8,5 +8,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // Rendering antd pages in jsdom takes seconds on a busy 2-core machine; 5 s failed tests that only waited.
+    testTimeout: 15_000,
   },
 });

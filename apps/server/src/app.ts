@@ -31,10 +31,13 @@ import { rentalRoutes } from './modules/rental/routes.js';
 import { diskRoutes } from './modules/rental/disk-routes.js';
 import { copyRoutes } from './modules/rental/copy-routes.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
+import { subAccountRoutes } from './modules/subaccounts/routes.js';
 import { marketRoutes } from './modules/market/routes.js';
 import { subscriptionRoutes } from './modules/subscriptions/routes.js';
 import { monitoringRoutes } from './modules/monitoring/routes.js';
 import { sshKeyRoutes } from './modules/ssh-keys/routes.js';
+import { apiTokenRoutes } from './modules/tokens/routes.js';
+import { ApiTokenAuthenticator } from './modules/tokens/authentication.js';
 import { imageRoutes } from './modules/images/routes.js';
 import { sandboxGatewayRoutes } from './modules/billing/sandbox-gateway.js';
 
@@ -134,7 +137,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   const auth = new AuthService(deps);
-  registerAuthentication(app, auth.sessions);
+  registerAuthentication(app, auth.sessions, new ApiTokenAuthenticator(deps));
 
   app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ok({ status: 'ok' }));
   app.get('/readyz', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
@@ -161,10 +164,12 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await api.register(diskRoutes(deps));
       await api.register(copyRoutes(deps));
       await api.register(notificationRoutes(deps));
+      await api.register(subAccountRoutes(deps));
       await api.register(marketRoutes(deps));
       await api.register(subscriptionRoutes(deps));
       await api.register(monitoringRoutes(deps));
       await api.register(sshKeyRoutes(deps));
+      await api.register(apiTokenRoutes(deps));
       await api.register(imageRoutes(deps));
     },
     { prefix: '/api/v1' },

@@ -8,4 +8,5 @@ export * from './dictionaries.js';
 export * from './compute.js';
 export * from './stock-alerts.js';
 export * from './ssh-keys.js';
+export * from './api-tokens.js';
 export * from './images.js';

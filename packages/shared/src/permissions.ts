@@ -61,3 +61,9 @@ export function grantedAuthorities(permissions: PermissionMap): AuthorityType[] 
 
 export const ROLES = ['operator'] as const;
 export type Role = (typeof ROLES)[number];
+
+/** Sub-account sign-in names: 4–32 letters, digits, `_`, `-` or `.` (no spaces, nothing a phone could be mistaken for). */
+export const SUB_ACCOUNT_USERNAME_PATTERN = /^(?!\d{11}$)[A-Za-z0-9_.-]{4,32}$/;
+export const SUB_ACCOUNT_USERNAME_MESSAGE = '用户名为4-32位字母、数字、下划线、短横线或点，不能是手机号';
+/** Sub-accounts one main account may have (not counting deleted ones). */
+export const SUB_ACCOUNT_LIMIT = 50;

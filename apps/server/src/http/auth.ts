@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AuthorityType } from '@slg/shared';
+import { API_TOKEN_NOT_ALLOWED_MESSAGE, type AuthorityType } from '@slg/shared';
 import { AppError, forbidden } from './errors.js';
 import { levelOf, type Principal } from '../modules/auth/principal.js';
-import type { SessionService, SignedInAccount } from '../modules/auth/sessions.js';
+import type { Authenticated, SessionService, SignedInAccount } from '../modules/auth/sessions.js';
+import { looksLikeApiToken, type ApiTokenAuthenticator } from '../modules/tokens/authentication.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,7 +21,36 @@ declare module 'fastify' {
     anonymous?: boolean;
     /** The route answers the caller's spendable balance: the session check reads it in the same statement. */
     readsBalance?: boolean;
+    /**
+     * Only a signed-in person may call it, never an API token (403 `API令牌不能用于此操作`). Routes
+     * matching SESSION_ONLY_PATHS get it without saying so.
+     */
+    sessionOnly?: boolean;
   }
+}
+
+/**
+ * Routes an API token may never call, whatever the route itself says: the account's credentials and
+ * identity. Matched on the route's path pattern when the route is registered, so a route added later
+ * under these names is covered without remembering to mark it.
+ * - /auth/…: sign-in, sign-out, refresh (a token is no session to end or refresh);
+ * - /settings/token…: managing tokens, including validating one (a leaked token must not mint,
+ *   re-enable or rename tokens); GET /settings/validate/token stays open so a script can check itself;
+ * - anything about a password, a phone or WeChat (change, bind, unbind, reset), of the account or of a
+ *   sub-account;
+ * - /subuser/… except GET /subuser/me: creating, deleting and setting up sub-accounts.
+ */
+export const SESSION_ONLY_PATHS: readonly RegExp[] = [
+  /^\/api\/v1\/auth\//,
+  /^\/api\/v1\/settings\/token(\/|$)/,
+  /password/i,
+  /phone/i,
+  /wechat/i,
+  /^\/api\/v1\/subuser\/(?!me$)/,
+];
+
+export function isSessionOnlyPath(path: string): boolean {
+  return SESSION_ONLY_PATHS.some((pattern) => pattern.test(path));
 }
 
 function bearerOf(request: FastifyRequest): string | undefined {
@@ -30,16 +60,30 @@ function bearerOf(request: FastifyRequest): string | undefined {
   return scheme?.toLowerCase() === 'bearer' && token ? token : undefined;
 }
 
-/** Resolves the principal of every API request; private routes refuse a missing or bad token with 401. */
-export function registerAuthentication(app: FastifyInstance, sessions: SessionService): void {
+/**
+ * Resolves the principal of every API request; private routes refuse a missing or bad token with 401.
+ * A bearer starting with `slg_` is an API token, looked up by its hash on every request; anything
+ * else is a sign-in's access token.
+ */
+export function registerAuthentication(app: FastifyInstance, sessions: SessionService, apiTokens: ApiTokenAuthenticator): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('account', null);
+  app.addHook('onRoute', (route) => {
+    if (route.config?.sessionOnly !== true && isSessionOnlyPath(route.url)) route.config = { ...route.config, sessionOnly: true };
+  });
   app.addHook('onRequest', async (request) => {
     if (request.is404 || !request.url.startsWith('/api/v1/')) return;
     const { config } = request.routeOptions;
     if (config.anonymous === true) return;
     const token = bearerOf(request);
-    const caller = token ? await sessions.authenticate(token, { withBalance: config.readsBalance === true }) : null;
+    const options = { withBalance: config.readsBalance === true };
+    let caller: Authenticated | null = null;
+    if (token && looksLikeApiToken(token)) {
+      if (config.sessionOnly === true) throw new AppError('FORBIDDEN', API_TOKEN_NOT_ALLOWED_MESSAGE);
+      caller = await apiTokens.authenticate(token, options);
+    } else if (token) {
+      caller = await sessions.authenticate(token, options);
+    }
     if (caller) {
       request.principal = caller.principal;
       request.account = caller.account;

@@ -24,7 +24,7 @@ export function text(label: string) {
 export const telephoneField = text('手机号').overwrite(normalizeTelephone).regex(TELEPHONE_PATTERN, TELEPHONE_MESSAGE);
 export const passwordField = text('密码').regex(PASSWORD_PATTERN, PASSWORD_MESSAGE);
 export const smsCodeField = text('验证码').trim().regex(SMS_CODE_PATTERN, SMS_CODE_MESSAGE);
-export const smsTypeField = z.enum(SMS_CODE_TYPES, { error: '验证码类型必须是 register、login、reset 或 bind 之一' });
+export const smsTypeField = z.enum(SMS_CODE_TYPES, { error: `验证码类型必须是 ${SMS_CODE_TYPES.join('、')} 之一` });
 export const countryCodeField = z.coerce
   .number({ error: '国家代码必须是数字' })
   .refine((value) => value === COUNTRY_CODE, '目前仅支持中国大陆手机号（国家代码 86）')

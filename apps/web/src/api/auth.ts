@@ -15,6 +15,11 @@ export function loginWithPassword(body: { telephone: string; password: string })
   return request<TokenPair>({ method: 'POST', url: '/auth/login', data: { ...body, countryCode: COUNTRY_CODE } });
 }
 
+/** A sub-account signs in with the username its main account gave it (docs/api-auth.md "Sub-accounts"). */
+export function loginSubAccount(body: { username: string; password: string }): Promise<TokenPair> {
+  return request<TokenPair>({ method: 'POST', url: '/subuser/login', data: body });
+}
+
 /** SMS sign-in (code of type `login`); creates the account on first use. */
 export function loginWithSmsCode(body: { telephone: string; code: string }): Promise<PhoneLoginResult> {
   return request<PhoneLoginResult>({

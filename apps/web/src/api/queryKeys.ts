@@ -7,10 +7,14 @@ export const queryKeys = {
   instances: ['instances'] as const,
   /** SSH公钥 (api/sshKeys.ts). */
   sshKeys: ['ssh-keys'] as const,
+  /** API令牌 (api/apiTokens.ts). */
+  apiTokens: ['api-tokens'] as const,
   /** 我的镜像: private images and their quota (api/images.ts). */
   privateImages: ['private-images'] as const,
   /** 到货提醒: the caller's stock alerts (api/subscriptions.ts). */
   stockAlerts: ['stock-alerts'] as const,
   /** 消息通知: the header bell's unread count and its lists (api/notifications.ts). */
   notifications: ['notifications'] as const,
+  /** 子账号管理: the main account's sub-accounts (api/subAccounts.ts). */
+  subAccounts: ['sub-accounts'] as const,
 } as const;

@@ -1,6 +1,6 @@
 import { ErrorCodes, SMS_RESEND_INTERVAL_SECONDS, type SmsCodeType } from '@slg/shared';
 import { useCallback, useRef, useState } from 'react';
-import { sendSmsCode } from '../api/auth';
+import { sendSmsCode, type SmsSendResult } from '../api/auth';
 import { claimError, isApiError } from '../api/client';
 import { toast } from '../api/toast';
 import type { HumanCheckDialogProps } from '../components/HumanCheckDialog';
@@ -16,12 +16,15 @@ const WAIT_CODES: ReadonlySet<number> = new Set([
 
 type HumanCheckState = { open: false } | { open: true; failed: boolean };
 
+/** A send other than the open one (e.g. to the signed-in account's own phone); keep it stable. */
+export type SmsSend = (telephone: string, humanCheck: string | undefined) => Promise<SmsSendResult>;
+
 /**
  * Sends SMS codes of one type and runs the resend countdown: the server's `resendAfter` after a send,
  * the server's real seconds left when it says to wait. When the server asks for a human check, the
  * dialog opens (`humanCheck`, for HumanCheckDialog) and the send is retried with its solution.
  */
-export function useSmsCode(type: SmsCodeType) {
+export function useSmsCode(type: SmsCodeType, sender?: SmsSend) {
   const countdown = useCountdown();
   const [sending, setSending] = useState(false);
   const [check, setCheck] = useState<HumanCheckState>({ open: false });
@@ -56,7 +59,7 @@ export function useSmsCode(type: SmsCodeType) {
         let solution: string | undefined;
         for (;;) {
           try {
-            const result = await sendSmsCode(telephone, type, solution);
+            const result = await (sender ? sender(telephone, solution) : sendSmsCode(telephone, type, solution));
             start(result?.resendAfter ?? SMS_RESEND_INTERVAL_SECONDS);
             toast.success(COMPONENT_TEXTS.sms.sent);
             return;
@@ -78,7 +81,7 @@ export function useSmsCode(type: SmsCodeType) {
         setSending(false);
       }
     },
-    [askHumanCheck, start, type],
+    [askHumanCheck, sender, start, type],
   );
 
   // Stable callbacks: the widget in the dialog is created once per challenge, not on every render.

@@ -2,15 +2,17 @@ import { maskTelephone } from '@slg/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
+import { LOGIN_PATH, SUB_ACCOUNT_LOGIN_PATH } from '../router/guards';
 import { signOut } from '../session/session';
 import { displayName, useUserStore } from '../stores/user';
-import { Button } from '../ui/Button';
+import { Button, ButtonLink } from '../ui/Button';
 import { Tag } from '../ui/feedback';
-import { LogoutOutlined, UserOutlined } from '../ui/icons';
+import { LogoutOutlined, SettingOutlined, UserOutlined } from '../ui/icons';
 import { PopoverButton } from '../ui/Popover';
 import { LAYOUT_TEXTS } from './texts';
 
 const T = LAYOUT_TEXTS.dashboard;
+const ACCOUNT_SETTINGS_PATH = '/ctrl-personal-center/personal-center/account-settings';
 
 function Avatar({ size }: { size: 'small' | 'large' }) {
   return (
@@ -29,12 +31,13 @@ export function UserMenu() {
   const name = displayName(user);
 
   async function logout(close: () => void) {
+    const signInPath = user?.kind === 'sub' ? SUB_ACCOUNT_LOGIN_PATH : LOGIN_PATH;
     setLeaving(true);
     await signOut();
     queryClient.clear();
     setLeaving(false);
     close();
-    navigate('/login', { replace: true });
+    navigate(signInPath, { replace: true });
   }
 
   return (
@@ -56,6 +59,9 @@ export function UserMenu() {
             <Tag color={user?.kind === 'sub' ? 'purple' : 'blue'}>{user?.kind === 'sub' ? T.subAccount : T.mainAccount}</Tag>
           </div>
           <hr className="slg-divider" />
+          <ButtonLink to={ACCOUNT_SETTINGS_PATH} variant="text" block icon={<SettingOutlined />} className="slg-user-panel-link" onClick={close}>
+            {T.accountSettings}
+          </ButtonLink>
           <Button block icon={<LogoutOutlined />} loading={leaving} onClick={() => void logout(close)}>
             {T.logout}
           </Button>

@@ -26,6 +26,7 @@ export const LAYOUT_TEXTS = {
     mainAccount: '主账号',
     subAccount: '子账号',
     logout: '退出登录',
+    accountSettings: '账号设置',
     login: '登录',
     backHome: '返回官网',
     notifications: '消息通知',

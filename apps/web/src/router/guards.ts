@@ -44,10 +44,13 @@ function isLoginPath(pathname: string): boolean {
 }
 
 /** `/login?redirect=<path+query>` for the location the user wanted. */
-export function loginRedirectPath(location: GuardLocation): string {
+export function loginRedirectPath(location: GuardLocation, signInPath: string = LOGIN_PATH): string {
   const target = `${location.pathname}${location.search}`;
-  return `${LOGIN_PATH}?redirect=${encodeURIComponent(target)}`;
+  return `${signInPath}?redirect=${encodeURIComponent(target)}`;
 }
+
+/** Where a signed-out account signs in again: a sub-account at its own page. */
+export const SUB_ACCOUNT_LOGIN_PATH = '/sub-account-login';
 
 /**
  * Where to go after signing in: the `redirect` query when it is a same-site path (never another origin,

@@ -41,6 +41,7 @@ export interface MenuEntry {
 /** Whether the session may see a menu entry for the route. */
 export function visibleTo(record: RouteRecord, session: SessionSnapshot): boolean {
   if (!record.meta.public && !session.loggedIn) return false;
+  if (record.meta.subAccountOnly && session.accountType !== AccountType.SUB) return false;
   if (session.accountType === AccountType.SUB && session.permissions) {
     return subAccountMayOpen(record.meta, session.permissions);
   }

@@ -51,6 +51,11 @@ const BUILT = [
   '/ctrl-container-instances/renew', '/ctrl-container-instances/payByVolume', '/ctrl-container-instances/yearMonthPackages',
   // issue 8: private images
   '/ctrl-mirror-image/mirrorImage',
+  // issue 9: 账号设置
+  '/ctrl-personal-center/personal-center/account-settings', '/ctrl-personal-center/personal-center/child-account',
+  '/ctrl-personal-center/personal-center/child-account-detail', '/ctrl-personal-center/personal-center/setting',
+  // issue 9: the sub-account's sign-in and its own page
+  '/sub-account-login', '/ctrl-child-info/child-account-info',
 ];
 
 describe('route table', () => {
@@ -122,22 +127,42 @@ describe('menus', () => {
       '/ctrl-container-instances',
       '/ctrl-mirror-image/mirrorImage',
       '/ctrl-cost-center/cost-center',
+      '/ctrl-personal-center/personal-center',
     ]);
     expect(headerMenu().map((entry) => entry.key)).toEqual(['/', '/about', '/computility-market']);
   });
 
   it('hide what a sub-account may not open', () => {
     const sub = { loggedIn: true, accountType: 2 as const, permissions: ['CONTAINER' as const] };
-    expect(sidebarMenu(sub).map((entry) => entry.key)).toEqual(['/computility-market', '/ctrl-container-instances']);
+    // 个人中心 is a sub-account page (spec §2).
+    expect(sidebarMenu(sub).map((entry) => entry.key)).toEqual([
+      '/computility-market',
+      '/ctrl-container-instances',
+      '/ctrl-personal-center/personal-center',
+      '/ctrl-child-info/child-account-info',
+    ]);
     expect(sidebarMenu({ ...sub, permissions: [] }).map((entry) => entry.key)).toEqual([
       '/ctrl-overview/overview',
       '/computility-market',
       '/ctrl-container-instances',
       '/ctrl-mirror-image/mirrorImage',
       '/ctrl-cost-center/cost-center',
+      '/ctrl-personal-center/personal-center',
+      '/ctrl-child-info/child-account-info',
     ]);
     // 算力市场 is a sub-account page (spec §2): every sub-account sees it.
-    expect(sidebarMenu({ ...sub, permissions: ['INVOICE'] }).map((entry) => entry.key)).toEqual(['/computility-market', '/ctrl-cost-center/cost-center']);
+    expect(sidebarMenu({ ...sub, permissions: ['INVOICE'] }).map((entry) => entry.key)).toEqual([
+      '/computility-market',
+      '/ctrl-cost-center/cost-center',
+      '/ctrl-personal-center/personal-center',
+      '/ctrl-child-info/child-account-info',
+    ]);
+  });
+
+  it('leave the sub-account pages about the sub-account itself out of a main account menu', () => {
+    const keys = (session: typeof main | { loggedIn: true; accountType: 2; permissions: [] }) => sidebarMenu(session).map((entry) => entry.key);
+    expect(keys(main)).not.toContain('/ctrl-child-info/child-account-info');
+    expect(keys({ loggedIn: true, accountType: 2, permissions: [] })).toContain('/ctrl-child-info/child-account-info');
   });
 
   it('group the cost centre pages in the sidebar, in table order', () => {

@@ -26,6 +26,8 @@ export interface RouteMeta {
   console?: boolean;
   /** A sub-account may open it whatever its permissions. */
   subAccountPage?: boolean;
+  /** About the sub-account itself: a main account's menus leave it out. */
+  subAccountOnly?: boolean;
   /** Authority type a sub-account needs (spec §6). */
   permission?: AuthorityType;
   /** Keep the parent menu even with a single visible child. */
@@ -80,6 +82,8 @@ const DeskPrivacyTermsPage = lazyPage(() => import('../pages/desk/terms/PrivacyT
 const DeskWelcomePage = lazyPage(() => import('../pages/desk/welcome/index'));
 // Pages of the console core.
 const LoginPage = lazyPage(() => import('../pages/login/index'));
+const SubAccountLoginPage = lazyPage(() => import('../pages/sub-account-login/index'));
+const SubAccountInfoPage = lazyPage(() => import('../pages/ctrl-child-info/child-account-info/index'));
 const SignupPage = lazyPage(() => import('../pages/signup/index'));
 const ResetPasswordPage = lazyPage(() => import('../pages/reset-password/index'));
 const ForbiddenPage = lazyPage(() => import('../pages/error/ForbiddenPage'));
@@ -109,6 +113,7 @@ const CloneInstancesPage = lazyPage(() => import('../pages/ctrl-container-instan
 const ConfirmOrderPage = lazyPage(() => import('../pages/ctrl-container-instances/confirm-order/index'));
 const ConfirmCloneOrderPage = lazyPage(() => import('../pages/ctrl-container-instances/confirm-clone-order/index'));
 const SshSetPage = lazyPage(() => import('../pages/ctrl-container-instances/sshSet/index'));
+const AccountSettingsPage = lazyPage(() => import('../pages/ctrl-personal-center/account-settings/index'));
 const InstanceMonitoringPage = lazyPage(() => import('../pages/ctrl-container-instances/instance-monitoring/index'));
 const UpDownSettingPage = lazyPage(() => import('../pages/ctrl-container-instances/upDownSetting/index'));
 const PriceDetailPage = lazyPage(() => import('../pages/ctrl-container-instances/priceDetail/index'));
@@ -117,6 +122,11 @@ const PayByVolumePage = lazyPage(() => import('../pages/ctrl-container-instances
 const YearMonthPackagesPage = lazyPage(() => import('../pages/ctrl-container-instances/yearMonthPackages/index'));
 // 我的镜像 (issue 8).
 const MirrorImagePage = lazyPage(() => import('../pages/ctrl-mirror-image/mirrorImage/index'));
+// 个人中心 · 设置: API令牌 (issue 9).
+const SettingPage = lazyPage(() => import('../pages/ctrl-personal-center/setting/index'));
+// 个人中心 · 子账号管理 and 子账号权限设置 (issue 9).
+const ChildAccountPage = lazyPage(() => import('../pages/ctrl-personal-center/child-account/index'));
+const ChildAccountDetailPage = lazyPage(() => import('../pages/ctrl-personal-center/child-account-detail/index'));
 
 /** Where a sign-in lands without a `redirect` query. */
 export const CONSOLE_HOME_PATH = '/ctrl-overview/overview';
@@ -140,7 +150,7 @@ export const ROUTE_TABLE: RouteNode[] = [
 
   // ── Accounts (default layout) ───────────────────────────────────────────────
   { path: '/login', meta: { title: '登录', layout: 'default', public: true }, page: LoginPage },
-  { path: '/sub-account-login', meta: { title: '子账号登录', layout: 'default', public: true } },
+  { path: '/sub-account-login', meta: { title: '子账号登录', layout: 'default', public: true }, page: SubAccountLoginPage },
   {
     path: '/signup',
     meta: { title: '注册', layout: 'default', public: true },
@@ -342,24 +352,26 @@ export const ROUTE_TABLE: RouteNode[] = [
       icon: 'personal',
     },
     children: [
-      { path: 'account-settings', meta: { title: '账号设置', sidebar: true } },
+      { path: 'account-settings', meta: { title: '账号设置', sidebar: true }, page: AccountSettingsPage },
       { path: 'authentication', meta: { title: '实名认证', sidebar: true } },
       { path: 'person-page', meta: { title: '个人认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' } },
       { path: 'enter-page', meta: { title: '企业认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' } },
       { path: 'edu-page', meta: { title: '学生认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' } },
       { path: 'school-page', meta: { title: '学校认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' } },
       { path: 'charging-record', meta: { title: '计费记录', sidebar: true } },
-      { path: 'child-account', meta: { title: '子账号管理', sidebar: true } },
+      { path: 'child-account', meta: { title: '子账号管理', sidebar: true }, page: ChildAccountPage },
       {
         path: 'child-account-detail',
         meta: { title: '子账号权限设置', activeMenu: '/ctrl-personal-center/personal-center/child-account' },
+        page: ChildAccountDetailPage,
       },
-      { path: 'setting', meta: { title: '设置', sidebar: true, subAccountPage: true } },
+      { path: 'setting', meta: { title: '设置', sidebar: true, subAccountPage: true }, page: SettingPage },
     ],
   },
   {
     path: '/ctrl-child-info/child-account-info',
-    meta: { title: '账号信息', layout: 'dashboard', console: true, sidebar: true, subAccountPage: true, icon: 'personal' },
+    meta: { title: '账号信息', layout: 'dashboard', console: true, sidebar: true, subAccountPage: true, subAccountOnly: true, icon: 'personal' },
+    page: SubAccountInfoPage,
   },
 ];
 

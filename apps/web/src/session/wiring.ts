@@ -1,6 +1,7 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { configureApiClient } from '../api/client';
-import { loginRedirectPath } from '../router/guards';
+import { AccountType } from '@slg/shared';
+import { LOGIN_PATH, loginRedirectPath, SUB_ACCOUNT_LOGIN_PATH } from '../router/guards';
 import type { AppRouter } from '../router/router';
 import { useUserStore } from '../stores/user';
 import { clearSession } from './session';
@@ -18,12 +19,13 @@ export function wireApiClient(getRouter: () => AppRouter, queryClient: QueryClie
       setTokens: (pair) => useUserStore.getState().setTokens(pair),
     },
     onUnauthorized: () => {
+      const signInPath = useUserStore.getState().accountType === AccountType.SUB ? SUB_ACCOUNT_LOGIN_PATH : LOGIN_PATH;
       clearSession();
       queryClient.removeQueries();
       const router = getRouter();
       const target = router.state.navigation.location ?? router.state.location;
-      if (target.pathname.toLowerCase() === '/login') return;
-      void router.navigate(loginRedirectPath(target), { replace: true });
+      if ([LOGIN_PATH, SUB_ACCOUNT_LOGIN_PATH].includes(target.pathname.toLowerCase())) return;
+      void router.navigate(loginRedirectPath(target, signInPath), { replace: true });
     },
   });
 }

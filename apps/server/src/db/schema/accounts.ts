@@ -125,3 +125,35 @@ export const humanCheckUses = pgTable(
   },
   (t) => [index('human_check_uses_expires_idx').on(t.expiresAt)],
 );
+
+/**
+ * Personal API tokens (API令牌) for scripts. The secret is shown once and kept only as its SHA-256
+ * hash (a lookup key: the secret has 256 random bits, so no slow hash is needed) and the first
+ * characters for the list. A token acts as its creator; deleting the row ends it.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    ownerId: bigint('owner_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    creatorId: bigint('creator_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: varchar('name', { length: 32 }).notNull(),
+    tokenHash: varchar('token_hash', { length: 64 }).notNull(),
+    /** `slg_` and the secret's first characters, to tell tokens apart in the list. */
+    prefix: varchar('prefix', { length: 16 }).notNull(),
+    /** 1 enabled, 0 disabled. */
+    status: smallint('status').notNull().default(1),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('api_tokens_hash_key').on(t.tokenHash),
+    uniqueIndex('api_tokens_creator_name_key').on(t.creatorId, t.name),
+    index('api_tokens_owner_idx').on(t.ownerId),
+  ],
+);

@@ -16,8 +16,10 @@ export interface Principal {
   accountType: AccountType;
   permissions: PermissionMap;
   roles: readonly Role[];
-  /** The refresh-token family of this sign-in; signing out revokes it. */
+  /** The refresh-token family of this sign-in; signing out revokes it. Empty for an API token. */
   sessionId: string;
+  /** Set when the caller came with an API token rather than a sign-in (session-only routes refuse it). */
+  apiTokenId?: number;
 }
 
 export interface PrincipalSource {

@@ -11,6 +11,10 @@ import { countryCodeField, smsCodeField, smsTypeField, telephoneField } from '..
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { createHumanCheck, HumanCheckUnavailable } from '../../providers/captcha/index.js';
 import { SmsCodeService, type SmsSender } from './service.js';
+import { PhoneChangeService, requireMainForPhoneChange, ticketField } from '../users/phone-change.js';
+
+/** Codes of a phone change go out only through the signed-in sends below, never to any phone on request. */
+const PHONE_CHANGE_TYPES: ReadonlySet<string> = new Set(['change_phone_old', 'change_phone_new']);
 
 const sent = envelopeOf(z.object({ expiresIn: z.number(), resendAfter: z.number() }));
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 409: errorEnvelope, 428: errorEnvelope, 429: errorEnvelope, 503: errorEnvelope };
@@ -37,6 +41,7 @@ const challengeResult = z.discriminatedUnion('provider', [
 
 export const smsRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
   const codes = new SmsCodeService(deps);
+  const phoneChange = new PhoneChangeService(deps);
   const db = deps.database.db;
   const humanCheck = createHumanCheck(deps.config, db, deps.now);
 
@@ -87,6 +92,7 @@ export const smsRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) =
     },
     async (request) => {
       const { telephone, type, captcha } = request.query;
+      if (PHONE_CHANGE_TYPES.has(type)) throw new AppError('VALIDATION', '修改手机号的验证码请在账号设置中获取');
       // Registration and reset make no sense for the wrong side of "registered"; say so before sending.
       if (type === 'register' && (await registered(telephone))) throw new AppError('PHONE_REGISTERED');
       if (type === 'reset' && !(await registered(telephone))) throw new AppError('PHONE_NOT_REGISTERED');
@@ -107,9 +113,28 @@ export const smsRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) =
     },
     async (request) => {
       const principal = principalOf(request);
+      if (request.query.type === 'change_phone_new') throw new AppError('VALIDATION', '新手机号的验证码请在修改手机号时获取');
+      if (request.query.type === 'change_phone_old') requireMainForPhoneChange(principal);
       const [user] = await db.select({ telephone: users.telephone }).from(users).where(eq(users.id, principal.userId));
       if (!user?.telephone) throw new AppError('VALIDATION', '当前账号未绑定手机号');
       return ok(await codes.send(user.telephone, request.query.type, await senderOf(request, request.query.captcha)));
+    },
+  );
+
+  app.post(
+    '/smscode/new-phone',
+    {
+      schema: {
+        tags: ['验证码'],
+        summary: '修改手机号：向新手机号发送验证码（需第1步的凭证；新手机号不能是原手机号或已被其他账号使用）',
+        body: z.object({ ticket: ticketField, telephone: telephoneField, captcha: captchaField }),
+        response: { 200: sent, 403: errorEnvelope, ...errors },
+      },
+    },
+    async (request) => {
+      const { ticket, telephone, captcha } = request.body;
+      await phoneChange.checkNewTelephone(principalOf(request), ticket, telephone);
+      return ok(await codes.send(telephone, 'change_phone_new', await senderOf(request, captcha)));
     },
   );
 

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { NICKNAME_MAX_LENGTH, NICKNAME_MESSAGE } from '@slg/shared';
+import { NICKNAME_MAX_LENGTH, NICKNAME_MESSAGE, PHONE_CHANGE_TICKET_TTL_SECONDS } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import { accountOf, principalOf, spendableBalanceOf } from '../../http/auth.js';
 import { passwordField, smsCodeField, telephoneField, text } from '../../http/fields.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import type { AuthService } from '../auth/service.js';
 import { UserService } from './service.js';
+import { PhoneChangeService, ticketField } from './phone-change.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
 
@@ -23,6 +24,7 @@ const userInfo = z.object({
 
 export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsyncZod => async (app) => {
   const service = new UserService(deps);
+  const phoneChange = new PhoneChangeService(deps);
 
   app.get(
     '/user/userinfo',
@@ -102,6 +104,35 @@ export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsync
     },
     async (request) => {
       await service.updatePassword(principalOf(request), request.body);
+      return ok(null);
+    },
+  );
+
+  app.post(
+    '/user/updatePhone/verify',
+    {
+      schema: {
+        tags: ['用户'],
+        summary: `修改手机号第1步：校验发到原手机号的验证码（先 GET /smscode?type=change_phone_old），返回${PHONE_CHANGE_TICKET_TTL_SECONDS / 60}分钟内有效、仅本次登录可用的凭证`,
+        body: z.object({ code: smsCodeField }),
+        response: { 200: envelopeOf(z.object({ ticket: z.string(), expiresIn: z.number().int() })), ...errors },
+      },
+    },
+    async (request) => ok(await phoneChange.verifyOldPhone(principalOf(request), request.body.code)),
+  );
+
+  app.post(
+    '/user/updatePhone',
+    {
+      schema: {
+        tags: ['用户'],
+        summary: '修改手机号第2步：凭证 + 新手机号 + 新手机号验证码（POST /smscode/new-phone）；成功后其他登录会话全部失效',
+        body: z.object({ ticket: ticketField, telephone: telephoneField, code: smsCodeField }),
+        response: { 200: emptyEnvelope, 409: errorEnvelope, ...errors },
+      },
+    },
+    async (request) => {
+      await phoneChange.changePhone(principalOf(request), request.body);
       return ok(null);
     },
   );

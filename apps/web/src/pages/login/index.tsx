@@ -66,6 +66,7 @@ export default function LoginPage() {
           {LOGIN_TEXTS.noAccount}
           <Link to={{ pathname: '/signup', search: location.search }}>{LOGIN_TEXTS.signup}</Link>
         </span>
+        <Link to={{ pathname: '/sub-account-login', search: location.search }}>{LOGIN_TEXTS.subAccount}</Link>
         <Link to="/reset-password">{LOGIN_TEXTS.forgot}</Link>
       </div>
       <p className="slg-auth-divider">{LOGIN_TEXTS.otherMethods}</p>

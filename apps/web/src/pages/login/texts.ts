@@ -9,6 +9,7 @@ export const LOGIN_TEXTS = {
   noAccount: '还没有账号？',
   signup: '注册',
   forgot: '忘记密码',
+  subAccount: '子账号登录',
   success: '登录成功',
   setPassword: {
     title: '设置登录密码',
