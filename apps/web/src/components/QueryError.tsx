@@ -43,3 +43,33 @@ export function QueryError({ title = COMPONENT_TEXTS.loadFailed, error, onRetry,
   }
   return <Alert type="error" showIcon title={title} description={messageOf(error)} action={retry} />;
 }
+
+interface StaleDataAlertProps {
+  /** What could not be refreshed, e.g. 刷新失败，显示的是上次加载的数据. */
+  title: string;
+  error?: unknown;
+  onRetry: () => void;
+  className?: string;
+}
+
+/**
+ * A refresh that failed while the last data is still on screen: a warning above it with 重试. The
+ * error is shown here, so it is claimed (no toast besides).
+ */
+export function StaleDataAlert({ title, error, onRetry, className }: StaleDataAlertProps) {
+  useErrorShownInPlace(error);
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      className={className}
+      title={title}
+      description={messageOf(error)}
+      action={
+        <Button size="small" onClick={onRetry}>
+          {COMPONENT_TEXTS.retry}
+        </Button>
+      }
+    />
+  );
+}

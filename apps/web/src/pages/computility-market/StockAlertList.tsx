@@ -7,8 +7,7 @@ import { deleteStockAlert, invalidateStockAlerts, useStockAlertsQuery, type Stoc
 import { toast } from '../../api/toast';
 import { ConfirmAction } from '../../components/ConfirmDialog';
 import { formatDateTime } from '../../components/DateTime';
-import { QueryError, useErrorShownInPlace } from '../../components/QueryError';
-import { COMPONENT_TEXTS } from '../../components/texts';
+import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../components/QueryError';
 import { StockAlertButton } from './StockAlertDialog';
 import './stockAlert.css';
 import { STOCK_ALERT_TEXTS } from './stockAlertTexts';
@@ -93,16 +92,7 @@ export function StockAlertDrawer({ open, onClose }: { open: boolean; onClose: ()
     content = (
       <>
         {alerts.isError ? (
-          <Alert
-            type="warning"
-            showIcon
-            title={T.list.refreshFailed}
-            action={
-              <Button size="small" onClick={() => void alerts.refetch()}>
-                {COMPONENT_TEXTS.retry}
-              </Button>
-            }
-          />
+          <StaleDataAlert title={T.list.refreshFailed} onRetry={() => void alerts.refetch()} />
         ) : null}
         <ul className="slg-stock-alert-items" aria-busy={alerts.isFetching && alerts.isPlaceholderData}>
           {data.list.map((alert) => (

@@ -1,12 +1,11 @@
 import { CHARGE_UNIT_LABELS, CHARGING_RULES, formatYuan, MAX_GPUS_PER_INSTANCE, USAGE_CHARGING_RULE_ID } from '@slg/shared';
-import { Alert, Button, Card, Radio, Select, Skeleton, Space, Typography } from 'antd';
+import { Card, Radio, Select, Skeleton, Space, Typography } from 'antd';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { useMarketHostsQuery, useMarketOverviewQuery, type MarketFigures, type MarketOverview, type MarketSort } from '../../api/compute';
 import { LinkButton } from '../../components/LinkButton';
 import { PageHeader } from '../../components/PageHeader';
-import { QueryError, useErrorShownInPlace } from '../../components/QueryError';
-import { COMPONENT_TEXTS } from '../../components/texts';
+import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../components/QueryError';
 import { useIsPhone } from '../../layouts/useIsPhone';
 import { useUserStore } from '../../stores/user';
 import { withAntd } from '../../theme/AntdScope';
@@ -200,18 +199,7 @@ function MarketPage() {
     hostContent = (
       <>
         {hosts.isError ? (
-          <Alert
-            type="warning"
-            showIcon
-            className="slg-market-alert"
-            title={T.hosts.refreshFailed}
-            description={hosts.error instanceof Error ? hosts.error.message : undefined}
-            action={
-              <Button size="small" onClick={() => void hosts.refetch()}>
-                {COMPONENT_TEXTS.retry}
-              </Button>
-            }
-          />
+          <StaleDataAlert className="slg-market-alert" title={T.hosts.refreshFailed} error={hosts.error} onRetry={() => void hosts.refetch()} />
         ) : null}
         <StockAlertOffer overview={overview.data} zoneId={filters.zoneId} gpuModelId={filters.gpuModelId} gpuNum={filters.gpuNum} />
         <HostList

@@ -1,7 +1,7 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { filterOptionsOf, INSTANCE_STATUSES, isDictValue } from '@slg/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Checkbox, Empty, Input, Pagination, Select, Skeleton, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { Button, Card, Checkbox, Empty, Input, Pagination, Select, Skeleton, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import { isTransitional, useInstancesQuery, type InstanceView } from '../../../api/compute';
@@ -9,8 +9,7 @@ import { queryKeys } from '../../../api/queryKeys';
 import { DateTime, formatDateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryError, useErrorShownInPlace } from '../../../components/QueryError';
-import { COMPONENT_TEXTS } from '../../../components/texts';
+import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../../components/QueryError';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
 import { PAGE_SIZE, useListState } from '../../ctrl-cost-center/shared/useListState';
@@ -277,18 +276,7 @@ function ContainerInstancesPage() {
           ) : null}
         </div>
         {query.isError && data ? (
-          <Alert
-            type="warning"
-            showIcon
-            className="slg-instance-alert"
-            title={T.refreshFailed}
-            description={query.error instanceof Error ? query.error.message : undefined}
-            action={
-              <Button size="small" onClick={() => void query.refetch()}>
-                {COMPONENT_TEXTS.retry}
-              </Button>
-            }
-          />
+          <StaleDataAlert className="slg-instance-alert" title={T.refreshFailed} error={query.error} onRetry={() => void query.refetch()} />
         ) : null}
         {content}
         {data && data.total > 0 ? (

@@ -10,8 +10,7 @@ import { fetchInstanceDetail, fetchMetric, type MetricAnswer } from '../../../ap
 import { queryKeys } from '../../../api/queryKeys';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryError } from '../../../components/QueryError';
-import { COMPONENT_TEXTS } from '../../../components/texts';
+import { QueryError, StaleDataAlert } from '../../../components/QueryError';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { useEffectiveColorMode } from '../../../stores/colorMode';
 import { withAntd } from '../../../theme/AntdScope';
@@ -312,18 +311,7 @@ function InstanceMonitoringPage() {
         <Alert type="warning" showIcon className="slg-monitor-alert" title={T.instanceLoadFailed} description={instance.error instanceof Error ? instance.error.message : undefined} />
       ) : null}
       {staleError ? (
-        <Alert
-          type="warning"
-          showIcon
-          className="slg-monitor-alert"
-          title={T.refreshFailed}
-          description={staleError instanceof Error ? staleError.message : undefined}
-          action={
-            <Button size="small" onClick={refetchAll}>
-              {COMPONENT_TEXTS.retry}
-            </Button>
-          }
-        />
+        <StaleDataAlert className="slg-monitor-alert" title={T.refreshFailed} error={staleError} onRetry={refetchAll} />
       ) : null}
       {toolbar}
       {content}

@@ -8,8 +8,7 @@ import { toast } from '../../../api/toast';
 import { ConfirmAction } from '../../../components/ConfirmDialog';
 import { DateTime } from '../../../components/DateTime';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryError, useErrorShownInPlace } from '../../../components/QueryError';
-import { COMPONENT_TEXTS } from '../../../components/texts';
+import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../../components/QueryError';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
 import { AddSshKeyDialog } from './components/AddSshKeyDialog';
@@ -170,18 +169,7 @@ function SshSetPage() {
           extra={data ? <Typography.Text type="secondary">{T.count(data.total)}</Typography.Text> : null}
         >
           {query.isError && data ? (
-            <Alert
-              type="warning"
-              showIcon
-              className="slg-ssh-alert"
-              title={T.refreshFailed}
-              description={query.error instanceof Error ? query.error.message : undefined}
-              action={
-                <Button size="small" onClick={() => void query.refetch()}>
-                  {COMPONENT_TEXTS.retry}
-                </Button>
-              }
-            />
+            <StaleDataAlert className="slg-ssh-alert" title={T.refreshFailed} error={query.error} onRetry={() => void query.refetch()} />
           ) : null}
           {full ? <Alert type="info" showIcon className="slg-ssh-alert" title={T.full} /> : null}
           {content}

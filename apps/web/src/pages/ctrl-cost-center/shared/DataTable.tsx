@@ -1,9 +1,8 @@
 import type { Page } from '@slg/shared';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Alert, Button, Skeleton, Table, type TableProps } from 'antd';
+import { Skeleton, Table, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
-import { QueryError, useErrorShownInPlace } from '../../../components/QueryError';
-import { COMPONENT_TEXTS } from '../../../components/texts';
+import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../../components/QueryError';
 import { COST_TEXTS } from './texts';
 import { PAGE_SIZE } from './useListState';
 
@@ -33,18 +32,7 @@ export function DataTable<T extends object>({ query, page, onPageChange, empty, 
   return (
     <>
       {query.isError ? (
-        <Alert
-          type="warning"
-          showIcon
-          className="slg-cost-alert"
-          title={COST_TEXTS.refreshFailed}
-          description={query.error instanceof Error ? query.error.message : undefined}
-          action={
-            <Button size="small" onClick={() => void query.refetch()}>
-              {COMPONENT_TEXTS.retry}
-            </Button>
-          }
-        />
+        <StaleDataAlert className="slg-cost-alert" title={COST_TEXTS.refreshFailed} error={query.error} onRetry={() => void query.refetch()} />
       ) : null}
       <Table<T>
         {...tableProps}

@@ -8,8 +8,7 @@ import { toast } from '../../../api/toast';
 import { ConfirmAction } from '../../../components/ConfirmDialog';
 import { DateTime } from '../../../components/DateTime';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryError, useErrorShownInPlace } from '../../../components/QueryError';
-import { COMPONENT_TEXTS } from '../../../components/texts';
+import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../../components/QueryError';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
 import { RenameImageDialog } from './components/RenameImageDialog';
@@ -238,18 +237,7 @@ function MirrorImagePage() {
         </Card>
         <Card className="slg-mirror-list-card" title={T.listLabel} extra={data ? <Typography.Text type="secondary">{T.count(data.total)}</Typography.Text> : null}>
           {query.isError && data ? (
-            <Alert
-              type="warning"
-              showIcon
-              className="slg-mirror-alert"
-              title={T.refreshFailed}
-              description={query.error instanceof Error ? query.error.message : undefined}
-              action={
-                <Button size="small" onClick={() => void query.refetch()}>
-                  {COMPONENT_TEXTS.retry}
-                </Button>
-              }
-            />
+            <StaleDataAlert className="slg-mirror-alert" title={T.refreshFailed} error={query.error} onRetry={() => void query.refetch()} />
           ) : null}
           <Typography.Paragraph type="secondary" className="slg-mirror-hint">
             {T.howToSave}

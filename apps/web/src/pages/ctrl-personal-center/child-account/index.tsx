@@ -6,8 +6,7 @@ import { useSubAccountsQuery, type SubAccountView, type TransferDirection } from
 import { DateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryError, useErrorShownInPlace } from '../../../components/QueryError';
-import { COMPONENT_TEXTS } from '../../../components/texts';
+import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../../components/QueryError';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { useUserStore } from '../../../stores/user';
 import { withAntd } from '../../../theme/AntdScope';
@@ -201,18 +200,7 @@ function SubAccountList() {
       }
     >
       {query.isError && data ? (
-        <Alert
-          type="warning"
-          showIcon
-          className="slg-child-alert"
-          title={T.refreshFailed}
-          description={query.error instanceof Error ? query.error.message : undefined}
-          action={
-            <Button size="small" onClick={() => void query.refetch()}>
-              {COMPONENT_TEXTS.retry}
-            </Button>
-          }
-        />
+        <StaleDataAlert className="slg-child-alert" title={T.refreshFailed} error={query.error} onRetry={() => void query.refetch()} />
       ) : null}
       {full ? <Alert type="info" showIcon className="slg-child-alert" title={T.full} /> : null}
       {content}

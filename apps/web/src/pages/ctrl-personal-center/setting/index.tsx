@@ -9,8 +9,7 @@ import { toast } from '../../../api/toast';
 import { ConfirmAction, ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DateTime } from '../../../components/DateTime';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryError, useErrorShownInPlace } from '../../../components/QueryError';
-import { COMPONENT_TEXTS } from '../../../components/texts';
+import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../../components/QueryError';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
 import { CreateTokenDialog } from './components/CreateTokenDialog';
@@ -204,18 +203,7 @@ function ApiTokensCard() {
     >
       <Typography.Paragraph type="secondary">{T.intro}</Typography.Paragraph>
       {query.isError && data ? (
-        <Alert
-          type="warning"
-          showIcon
-          className="slg-token-alert"
-          title={T.refreshFailed}
-          description={query.error instanceof Error ? query.error.message : undefined}
-          action={
-            <Button size="small" onClick={() => void query.refetch()}>
-              {COMPONENT_TEXTS.retry}
-            </Button>
-          }
-        />
+        <StaleDataAlert className="slg-token-alert" title={T.refreshFailed} error={query.error} onRetry={() => void query.refetch()} />
       ) : null}
       {full ? <Alert type="info" showIcon className="slg-token-alert" title={T.full} /> : null}
       {content}
