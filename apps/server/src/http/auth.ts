@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_TOKEN_NOT_ALLOWED_MESSAGE, type AuthorityType } from '@slg/shared';
 import { AppError, forbidden } from './errors.js';
-import { levelOf, type Principal } from '../modules/auth/principal.js';
+import { isMainAccount, levelOf, type Principal } from '../modules/auth/principal.js';
 import type { Authenticated, SessionService, SignedInAccount } from '../modules/auth/sessions.js';
 import { looksLikeApiToken, type ApiTokenAuthenticator } from '../modules/tokens/authentication.js';
 
@@ -10,6 +10,10 @@ declare module 'fastify' {
     principal: Principal | null;
     /** The caller's account row, read together with the session check (null when anonymous). */
     account: SignedInAccount | null;
+  }
+  interface FastifyInstance {
+    /** Every /api/v1 route with what it demands of its caller (the permission matrix test reads it). */
+    apiRoutes: ApiRoute[];
   }
   interface FastifyContextConfig {
     /** Reachable without a bearer token. Everything under /api/v1 is private unless it says so. */
@@ -26,7 +30,48 @@ declare module 'fastify' {
      * matching SESSION_ONLY_PATHS get it without saying so.
      */
     sessionOnly?: boolean;
+    /**
+     * A private route open to every signed-in caller, main account or sub-account whatever its
+     * permissions, because it only ever touches the caller's own things (its profile, notifications,
+     * tokens). Every other private route names its rule with requireAuthority / requireRole /
+     * requireMainAccount; the permission matrix test fails for a route that does neither.
+     */
+    access?: 'account';
   }
+}
+
+export interface ApiRoute {
+  method: string;
+  url: string;
+  public: boolean;
+  /** Read when asked: a plugin's own onRoute hook (e.g. `openToEveryAccount`) may add it after the app's. */
+  readonly rule: RouteRule | null;
+}
+
+/** Marks every route of a plugin as open to every signed-in account (`access: 'account'`). */
+export function openToEveryAccount(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, access: 'account' };
+  });
+}
+
+/** What a private route demands of its caller, read from its preValidation checks (the permission matrix lists them). */
+export type RouteRule = { authority: AuthorityType } | { role: 'operator' } | { mainAccount: true } | { account: true };
+const RULES = new WeakMap<object, RouteRule>();
+
+function ruled<T extends object>(check: T, rule: RouteRule): T {
+  RULES.set(check, rule);
+  return check;
+}
+
+/** The rule of a route: its tagged preValidation check, or `access: 'account'`; null when it has none. */
+export function ruleOfRoute(route: { preValidation?: unknown; config?: { access?: 'account' } }): RouteRule | null {
+  const hooks = Array.isArray(route.preValidation) ? route.preValidation : route.preValidation ? [route.preValidation] : [];
+  for (const hook of hooks) {
+    const rule = typeof hook === 'function' ? RULES.get(hook) : undefined;
+    if (rule) return rule;
+  }
+  return route.config?.access === 'account' ? { account: true } : null;
 }
 
 /**
@@ -68,8 +113,21 @@ function bearerOf(request: FastifyRequest): string | undefined {
 export function registerAuthentication(app: FastifyInstance, sessions: SessionService, apiTokens: ApiTokenAuthenticator): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('account', null);
+  app.decorate('apiRoutes', [] as ApiRoute[]);
   app.addHook('onRoute', (route) => {
     if (route.config?.sessionOnly !== true && isSessionOnlyPath(route.url)) route.config = { ...route.config, sessionOnly: true };
+    if (!route.url.startsWith('/api/v1/')) return;
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      app.apiRoutes.push({
+        method,
+        url: route.url,
+        public: route.config?.public === true,
+        get rule() {
+          return ruleOfRoute(route);
+        },
+      });
+    }
   });
   app.addHook('onRequest', async (request) => {
     if (request.is404 || !request.url.startsWith('/api/v1/')) return;
@@ -110,15 +168,34 @@ export function spendableBalanceOf(request: FastifyRequest): number {
   return balance;
 }
 
-/** Route-level check for an authority type; row-level scoping is `ownedBy` in db/scope.ts. */
+/**
+ * Route-level check for an authority type (before the body is validated, so NONE is always 403);
+ * row-level scoping is `ownedBy` in db/scope.ts.
+ */
 export function requireAuthority(authority: AuthorityType) {
-  return async (request: FastifyRequest) => {
-    if (levelOf(principalOf(request), authority) === 'NONE') throw forbidden();
-  };
+  return ruled(
+    async (request: FastifyRequest) => {
+      if (levelOf(principalOf(request), authority) === 'NONE') throw forbidden();
+    },
+    { authority },
+  );
 }
 
 export function requireRole(role: 'operator') {
-  return async (request: FastifyRequest) => {
-    if (!principalOf(request).roles.includes(role)) throw forbidden();
-  };
+  return ruled(
+    async (request: FastifyRequest) => {
+      if (!principalOf(request).roles.includes(role)) throw forbidden();
+    },
+    { role },
+  );
+}
+
+/** Only a main account (managing sub-accounts, the account's own identity). */
+export function requireMainAccount(message = '子账号不能进行此操作') {
+  return ruled(
+    async (request: FastifyRequest) => {
+      if (!isMainAccount(principalOf(request))) throw forbidden(message);
+    },
+    { mainAccount: true },
+  );
 }

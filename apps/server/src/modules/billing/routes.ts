@@ -57,6 +57,7 @@ export const billingRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
   app.get(
     '/payment/channels',
     {
+      ...costCentre,
       schema: {
         tags: ['充值'],
         summary: '可用的充值方式与对公转账收款账户',

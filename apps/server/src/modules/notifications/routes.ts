@@ -42,6 +42,7 @@ export const notificationRoutes = (deps: AppDeps): FastifyPluginAsyncZod => asyn
   app.get(
     '/notifications',
     {
+      config: { access: 'account' },
       schema: {
         tags,
         summary: '消息通知列表（最新在前）',
@@ -55,6 +56,7 @@ export const notificationRoutes = (deps: AppDeps): FastifyPluginAsyncZod => asyn
   app.get(
     '/notifications/unread-count',
     {
+      config: { access: 'account' },
       schema: { tags, summary: '未读消息数', response: { 200: envelopeOf(z.object({ unread: z.number().int() })), ...errors } },
     },
     async (request) => ok({ unread: await service.unreadCount(principalOf(request)) }),
@@ -63,6 +65,7 @@ export const notificationRoutes = (deps: AppDeps): FastifyPluginAsyncZod => asyn
   app.post(
     '/notifications/read',
     {
+      config: { access: 'account' },
       schema: {
         tags,
         summary: '标为已读（不传 ids 则全部已读）',

@@ -6,12 +6,12 @@ import type { AppDeps } from '../../deps.js';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { principalOf } from '../../http/auth.js';
+import { principalOf, requireMainAccount } from '../../http/auth.js';
 import { countryCodeField, smsCodeField, smsTypeField, telephoneField } from '../../http/fields.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { createHumanCheck, HumanCheckUnavailable } from '../../providers/captcha/index.js';
 import { SmsCodeService, type SmsSender } from './service.js';
-import { PhoneChangeService, requireMainForPhoneChange, ticketField } from '../users/phone-change.js';
+import { PhoneChangeService, requireMainForPhoneChange, SUB_ACCOUNT_PHONE_MESSAGE, ticketField } from '../users/phone-change.js';
 
 /** Codes of a phone change go out only through the signed-in sends below, never to any phone on request. */
 const PHONE_CHANGE_TYPES: ReadonlySet<string> = new Set(['change_phone_old', 'change_phone_new']);
@@ -104,6 +104,7 @@ export const smsRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) =
   app.get(
     '/smscode',
     {
+      config: { access: 'account' },
       schema: {
         tags: ['验证码'],
         summary: '向当前登录账号绑定的手机号发送验证码',
@@ -124,6 +125,7 @@ export const smsRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) =
   app.post(
     '/smscode/new-phone',
     {
+      preValidation: requireMainAccount(SUB_ACCOUNT_PHONE_MESSAGE),
       schema: {
         tags: ['验证码'],
         summary: '修改手机号：向新手机号发送验证码（需第1步的凭证；新手机号不能是原手机号或已被其他账号使用）',

@@ -9,7 +9,7 @@ import {
   SUB_ACCOUNT_USERNAME_PATTERN,
 } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
-import { principalOf } from '../../http/auth.js';
+import { principalOf, requireMainAccount } from '../../http/auth.js';
 import { amountField, passwordField, text } from '../../http/fields.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { pageQuery, pageSchema } from '../../http/pagination.js';
@@ -45,6 +45,7 @@ const subAccountSchema = z.object({
 /** Sub-accounts (spec §7): managed by a signed-in main account; `/subuser/login` and `/password/old` are the sub-account's own. */
 export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
   const service = new SubAccountService(deps);
+  const manager = requireMainAccount('子账号不能管理子账号');
 
   app.post(
     '/subuser/login',
@@ -62,7 +63,7 @@ export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
 
   app.post(
     '/subuser/create',
-    {
+    { preValidation: manager,
       schema: {
         tags,
         summary: '创建子账号（仅主账号）',
@@ -81,19 +82,19 @@ export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
 
   app.get(
     '/subuser/list',
-    { schema: { tags, summary: '子账号列表（最新在前）', querystring: pageQuery, response: { 200: envelopeOf(pageSchema(subAccountSchema)), ...errors } } },
+    { preValidation: manager, schema: { tags, summary: '子账号列表（最新在前）', querystring: pageQuery, response: { 200: envelopeOf(pageSchema(subAccountSchema)), ...errors } } },
     async (request) => ok(await service.list(principalOf(request), request.query)),
   );
 
   app.get(
     '/subuser/detail/:id',
-    { schema: { tags, summary: '子账号详情', params: z.object({ id: subIdField }), response: { 200: envelopeOf(subAccountSchema), ...errors } } },
+    { preValidation: manager, schema: { tags, summary: '子账号详情', params: z.object({ id: subIdField }), response: { 200: envelopeOf(subAccountSchema), ...errors } } },
     async (request) => ok(await service.detail(principalOf(request), request.params.id)),
   );
 
   app.get(
     '/subuser/authority/permissions',
-    {
+    { preValidation: manager,
       schema: {
         tags,
         summary: '可设置的权限类型与级别',
@@ -108,7 +109,7 @@ export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
 
   app.post(
     '/subuser/permission',
-    {
+    { preValidation: manager,
       schema: {
         tags,
         summary: '设置子账号权限（未列出的类型保持不变）',
@@ -121,7 +122,7 @@ export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
 
   app.post(
     '/subuser/update',
-    {
+    { preValidation: manager,
       schema: {
         tags,
         summary: '修改子账号昵称或余额方式',
@@ -134,7 +135,7 @@ export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
 
   app.post(
     '/subuser/password/change',
-    {
+    { preValidation: manager,
       schema: {
         tags,
         summary: '主账号重设子账号密码（子账号的登录全部失效）',
@@ -150,7 +151,7 @@ export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
 
   app.post(
     '/subuser/password/old',
-    {
+    { config: { access: 'account' },
       schema: {
         tags,
         summary: '子账号凭原密码修改自己的密码（其他登录失效）',
@@ -168,6 +169,7 @@ export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
     app.post(
       `/subuser/${direction}`,
       {
+        preValidation: manager,
         schema: {
           tags,
           summary: direction === 'recharge' ? '为子账号充值（从主账号余额转入）' : '从子账号扣款（转回主账号余额）',
@@ -181,7 +183,7 @@ export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
 
   app.delete(
     '/subuser/delete/:id',
-    {
+    { preValidation: manager,
       schema: {
         tags,
         summary: '删除子账号（有未释放的实例时须 transferResources=true，资源转给主账号；余额退回主账号）',

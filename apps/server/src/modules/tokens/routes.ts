@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { API_TOKEN_NAME_MAX, API_TOKEN_NAME_MESSAGE, API_TOKEN_NAME_PATTERN, ApiTokenStatus, MAX_API_TOKENS } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
-import { principalOf } from '../../http/auth.js';
+import { principalOf, openToEveryAccount } from '../../http/auth.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { text } from '../../http/fields.js';
 import { pageQuery, pageSchema } from '../../http/pagination.js';
@@ -46,6 +46,7 @@ const validitySchema = z.object({
  * created it. Everything under /settings/token is session-only: a token cannot manage tokens.
  */
 export const apiTokenRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
+  openToEveryAccount(app);
   const service = new ApiTokenService(deps);
   const tags = ['API令牌'];
 

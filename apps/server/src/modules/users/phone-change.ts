@@ -18,6 +18,7 @@ import { SmsCodeService } from '../sms/service.js';
 
 /** The longest ticket the API accepts; a real one is about 150 characters. */
 export const PHONE_CHANGE_TICKET_MAX_LENGTH = 512;
+export const SUB_ACCOUNT_PHONE_MESSAGE = '子账号不能修改主账号的手机号';
 
 const TICKET_PURPOSE = 'phone-change-ticket';
 
@@ -29,7 +30,7 @@ export const samePhone = () => new AppError('VALIDATION', PHONE_SAME_MESSAGE);
 
 /** Refuses a sub-account: only the main account may move its own phone. */
 export function requireMainForPhoneChange(principal: Principal): void {
-  if (principal.accountType !== AccountType.MAIN) throw new AppError('FORBIDDEN', '子账号不能修改主账号的手机号');
+  if (principal.accountType !== AccountType.MAIN) throw new AppError('FORBIDDEN', SUB_ACCOUNT_PHONE_MESSAGE);
 }
 
 interface TicketClaims {

@@ -2,12 +2,12 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { NICKNAME_MAX_LENGTH, NICKNAME_MESSAGE, PHONE_CHANGE_TICKET_TTL_SECONDS } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
-import { accountOf, principalOf, spendableBalanceOf } from '../../http/auth.js';
+import { accountOf, principalOf, requireMainAccount, spendableBalanceOf } from '../../http/auth.js';
 import { passwordField, smsCodeField, telephoneField, text } from '../../http/fields.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import type { AuthService } from '../auth/service.js';
 import { UserService } from './service.js';
-import { PhoneChangeService, ticketField } from './phone-change.js';
+import { PhoneChangeService, SUB_ACCOUNT_PHONE_MESSAGE, ticketField } from './phone-change.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
 
@@ -28,14 +28,14 @@ export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsync
 
   app.get(
     '/user/userinfo',
-    { schema: { tags: ['用户'], summary: '当前登录用户信息', response: { 200: envelopeOf(userInfo), ...errors } } },
+    { config: { access: 'account' }, schema: { tags: ['用户'], summary: '当前登录用户信息', response: { 200: envelopeOf(userInfo), ...errors } } },
     async (request) => ok(service.userInfo(principalOf(request), accountOf(request))),
   );
 
   app.get(
     '/account/',
     {
-      config: { readsBalance: true },
+      config: { readsBalance: true, access: 'account' },
       schema: {
         tags: ['用户'],
         summary: '账户余额（分）',
@@ -79,6 +79,7 @@ export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsync
   app.post(
     '/user/updateNickname',
     {
+      config: { access: 'account' },
       schema: {
         tags: ['用户'],
         summary: '修改昵称',
@@ -95,6 +96,7 @@ export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsync
   app.post(
     '/user/updatePassword',
     {
+      config: { access: 'account' },
       schema: {
         tags: ['用户'],
         summary: '修改密码（首次验证码登录后未设置密码时可不填原密码）',
@@ -111,6 +113,7 @@ export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsync
   app.post(
     '/user/updatePhone/verify',
     {
+      preValidation: requireMainAccount(SUB_ACCOUNT_PHONE_MESSAGE),
       schema: {
         tags: ['用户'],
         summary: `修改手机号第1步：校验发到原手机号的验证码（先 GET /smscode?type=change_phone_old），返回${PHONE_CHANGE_TICKET_TTL_SECONDS / 60}分钟内有效、仅本次登录可用的凭证`,
@@ -124,6 +127,7 @@ export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsync
   app.post(
     '/user/updatePhone',
     {
+      preValidation: requireMainAccount(SUB_ACCOUNT_PHONE_MESSAGE),
       schema: {
         tags: ['用户'],
         summary: '修改手机号第2步：凭证 + 新手机号 + 新手机号验证码（POST /smscode/new-phone）；成功后其他登录会话全部失效',
@@ -140,6 +144,7 @@ export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsync
   app.get(
     '/subuser/me',
     {
+      config: { access: 'account' },
       schema: {
         tags: ['子账号'],
         summary: '当前子账号信息与权限',
