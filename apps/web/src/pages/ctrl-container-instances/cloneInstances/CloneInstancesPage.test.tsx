@@ -2,7 +2,8 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InstanceView, MarketHost } from '../../../api/compute';
-import { buttonByText, callsTo, failure, mockApi, ok, page, renderPage, type Handler } from '../../ctrl-cost-center/testing';
+import { buttonByText, callsTo, failure, mockApi, ok, page, renderPage, testQueryClient, type Handler } from '../../ctrl-cost-center/testing';
+import { queryKeys } from '../../../api/queryKeys';
 import { InstanceActions } from '../containerInstances/components/InstanceActions';
 import { RUNNING_INSTANCE } from '../testing';
 import CloneInstancesPage from './index';
@@ -122,6 +123,17 @@ function listQueries(fetchMock: ReturnType<typeof mockApi>['fetchMock']): URLSea
 }
 
 describe('克隆实例', () => {
+  it('starts from the source as the server has it now, not as a cache from before a change had it', async () => {
+    mock();
+    const queryClient = testQueryClient();
+    // The list cached the instance with 1 GPU before 升降配置 made it 2.
+    queryClient.setQueryData([...queryKeys.instances, 'detail', OFF.instanceId], { ...OFF, gpuNum: 1 });
+    renderPage(<CloneInstancesPage />, ENTRY, queryClient);
+    expect(await hostsShown()).toBeTruthy();
+    expect(screen.getByText('RTX 4090 × 2')).toBeTruthy();
+    expect(input('2 卡').checked).toBe(true);
+  });
+
   it('lists the region’s hosts like the market, disables those that cannot take the clone with the reason, and carries the choice to the order', async () => {
     const { fetchMock } = mock();
     const { router } = renderPage(<CloneInstancesPage />, ENTRY);

@@ -473,7 +473,8 @@ function CloneInstancesPage() {
   let content: ReactNode;
   if (!validId || (source.isError && isApiError(source.error) && source.error.status === 404)) {
     content = <Result status="warning" title={validId ? T.missing : T.invalidId} extra={<LinkButton to={COMPUTE_PATHS.list}>{T.back}</LinkButton>} />;
-  } else if (source.data) {
+  } else if (source.data && (source.isFetchedAfterMount || source.isError)) {
+    // The form starts from the source's GPUs and disk: from the answer of this visit, not an older cache.
     content = <CloneForm key={source.data.instanceId} source={source.data} draft={draft} />;
   } else if (source.isError) {
     content = <QueryError variant="page" title={T.loadFailed} error={source.error} onRetry={() => void source.refetch()} />;

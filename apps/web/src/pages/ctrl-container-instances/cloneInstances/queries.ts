@@ -19,6 +19,8 @@ export function useSourceInstance(instanceId: string) {
     queryKey: [...queryKeys.instances, 'detail', instanceId],
     queryFn: ({ signal }) => fetchInstanceDetail(instanceId, signal),
     enabled: INSTANCE_ID_PATTERN.test(instanceId),
+    // The order is built from it: always asked again on arrival, never from what the list cached before a change.
+    refetchOnMount: 'always',
     refetchInterval: SOURCE_REFRESH_MS,
   });
 }
