@@ -1,14 +1,5 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import {
-  CHARGING_RULES,
-  INSTANCE_NAME_MAX,
-  INSTANCE_NAME_MESSAGE,
-  INSTANCE_NAME_PATTERN,
-  MAX_GPUS_PER_INSTANCE,
-  packageKeyOfRule,
-  TIME_PACKAGE_COUNTS,
-  USAGE_CHARGING_RULE_ID,
-} from '@slg/shared';
+import { INSTANCE_NAME_MAX, INSTANCE_NAME_MESSAGE, INSTANCE_NAME_PATTERN, MAX_GPUS_PER_INSTANCE, packageKeyOfRule, USAGE_CHARGING_RULE_ID } from '@slg/shared';
 import { Alert, Button, Card, Checkbox, Empty, Form, Input, Radio, Result, Select, Skeleton, Space, Tag, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -29,10 +20,9 @@ import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
 import { statusLabelOf } from '../containerInstances/components/InstanceStatus';
 import { canDo } from '../containerInstances/instanceRules';
-import { CREATE_INSTANCE_TEXTS } from '../createInstances/texts';
 import '../instances.css';
+import { BillingFields } from '../orderParts/BillingFields';
 import { COMPUTE_PATHS } from '../paths';
-import { VoucherSelect } from '../VoucherSelect';
 import './clone.css';
 import { CloneFigures } from './CloneFigures';
 import {
@@ -302,46 +292,18 @@ function CloneForm({ source, draft }: { source: InstanceView; draft: CloneDraft 
                 options={Array.from({ length: MAX_GPUS_PER_INSTANCE }, (_, index) => index + 1).map((count) => ({ value: count, label: T.spec.gpuOption(count) }))}
               />
             </Form.Item>
-            <Form.Item label={CREATE_INSTANCE_TEXTS.billing.label} extra={packageKey ? CREATE_INSTANCE_TEXTS.billing.packageHint : CREATE_INSTANCE_TEXTS.billing.usageHint}>
-              <Radio.Group
-                aria-label={CREATE_INSTANCE_TEXTS.billing.label}
-                name="clone-charging-rule"
-                optionType="button"
-                value={chargingRuleId}
-                onChange={(event) => {
-                  setChargingRuleId(Number(event.target.value));
-                  setRentAmount(1);
-                  setVoucherId(undefined);
-                }}
-                options={CHARGING_RULES.map((rule) => ({ value: rule.id, label: rule.showName }))}
-              />
-            </Form.Item>
-            {packageKey ? (
-              <>
-                <Form.Item label={CREATE_INSTANCE_TEXTS.package.duration}>
-                  <Radio.Group
-                    aria-label={CREATE_INSTANCE_TEXTS.package.duration}
-                    name="clone-rent-amount"
-                    optionType="button"
-                    className="slg-create-counts"
-                    value={rentAmount}
-                    onChange={(event) => {
-                      setRentAmount(Number(event.target.value));
-                      setVoucherId(undefined);
-                    }}
-                    options={TIME_PACKAGE_COUNTS[packageKey].map((count) => ({ value: count, label: CREATE_INSTANCE_TEXTS.package.count(count, packageKey) }))}
-                  />
-                </Form.Item>
-                <Form.Item label={CREATE_INSTANCE_TEXTS.package.voucher} htmlFor="clone-voucher">
-                  <VoucherSelect id="clone-voucher" orderType="CLONE_INSTANCE" amountFen={undiscounted.data?.amount} value={voucherId} onChange={setVoucherId} />
-                </Form.Item>
-                <Form.Item extra={CREATE_INSTANCE_TEXTS.package.autoRenewHint}>
-                  <Checkbox checked={autoRenew} onChange={(event) => setAutoRenew(event.target.checked)}>
-                    {CREATE_INSTANCE_TEXTS.package.autoRenew}
-                  </Checkbox>
-                </Form.Item>
-              </>
-            ) : null}
+            <BillingFields
+              idPrefix="clone"
+              orderType="CLONE_INSTANCE"
+              value={{ chargingRuleId, rentAmount, voucherId, autoRenew }}
+              amountFen={undiscounted.data?.amount}
+              onChange={(next) => {
+                setChargingRuleId(next.chargingRuleId);
+                setRentAmount(next.rentAmount);
+                setVoucherId(next.voucherId);
+                setAutoRenew(next.autoRenew);
+              }}
+            />
           </Form>
         </Card>
         <Card title={T.target.title} className="slg-create-card">

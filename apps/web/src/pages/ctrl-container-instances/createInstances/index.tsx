@@ -1,16 +1,5 @@
-import {
-  CHARGING_RULES,
-  INSTANCE_NAME_MAX,
-  INSTANCE_NAME_MESSAGE,
-  INSTANCE_NAME_PATTERN,
-  isPrivateImageId,
-  MAX_GPUS_PER_INSTANCE,
-  packageKeyOfRule,
-  TIME_PACKAGE_COUNTS,
-  USAGE_CHARGING_RULE_ID,
-  type PackageKey,
-} from '@slg/shared';
-import { Alert, Button, Card, Checkbox, Form, Input, Radio, Result, Skeleton, Space, Typography } from 'antd';
+import { INSTANCE_NAME_MAX, INSTANCE_NAME_MESSAGE, INSTANCE_NAME_PATTERN, isPrivateImageId, MAX_GPUS_PER_INSTANCE, packageKeyOfRule, USAGE_CHARGING_RULE_ID, type PackageKey } from '@slg/shared';
+import { Alert, Button, Card, Form, Input, Radio, Result, Skeleton, Space, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { useBalanceQuery } from '../../../api/account';
@@ -18,12 +7,12 @@ import { useMarketHostQuery, usePrepayQuery, type MarketHost } from '../../../ap
 import { usePrivateImagesQuery } from '../../../api/images';
 import { usePublicImages, type PublicImage } from '../../../api/meta';
 import { LinkButton } from '../../../components/LinkButton';
-import { VoucherSelect } from '../VoucherSelect';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryError } from '../../../components/QueryError';
 import { permissionList, useUserStore } from '../../../stores/user';
 import { withAntd } from '../../../theme/AntdScope';
 import '../instances.css';
+import { BillingFields } from '../orderParts/BillingFields';
 import '../orderParts/order.css';
 import { balanceRow, OrderFigures } from '../orderParts/OrderFigures';
 import { BalanceCheck } from '../orderParts/OrderPayCard';
@@ -271,46 +260,18 @@ function CreateForm({ host, draft }: CreateFormProps) {
         <HostSummary host={host} />
         <Card className="slg-create-card">
           <Form layout="vertical" requiredMark={false} onSubmitCapture={(event) => event.preventDefault()}>
-            <Form.Item label={T.billing.label} extra={packageKey ? T.billing.packageHint : T.billing.usageHint}>
-              <Radio.Group
-                aria-label={T.billing.label}
-                name="charging-rule"
-                optionType="button"
-                value={chargingRuleId}
-                onChange={(event) => {
-                  setChargingRuleId(Number(event.target.value));
-                  setRentAmount(1);
-                  setVoucherId(undefined);
-                }}
-                options={CHARGING_RULES.map((rule) => ({ value: rule.id, label: rule.showName }))}
-              />
-            </Form.Item>
-            {packageKey ? (
-              <>
-                <Form.Item label={T.package.duration}>
-                  <Radio.Group
-                    aria-label={T.package.duration}
-                    name="rent-amount"
-                    optionType="button"
-                    className="slg-create-counts"
-                    value={rentAmount}
-                    onChange={(event) => {
-                      setRentAmount(Number(event.target.value));
-                      setVoucherId(undefined);
-                    }}
-                    options={TIME_PACKAGE_COUNTS[packageKey].map((count) => ({ value: count, label: T.package.count(count, packageKey) }))}
-                  />
-                </Form.Item>
-                <Form.Item label={T.package.voucher} htmlFor="create-voucher">
-                  <VoucherSelect id="create-voucher" orderType="NEW_PURCHASE" amountFen={undiscounted.data?.amount} value={voucherId} onChange={setVoucherId} />
-                </Form.Item>
-                <Form.Item extra={T.package.autoRenewHint}>
-                  <Checkbox checked={autoRenew} onChange={(event) => setAutoRenew(event.target.checked)}>
-                    {T.package.autoRenew}
-                  </Checkbox>
-                </Form.Item>
-              </>
-            ) : null}
+            <BillingFields
+              idPrefix="create"
+              orderType="NEW_PURCHASE"
+              value={{ chargingRuleId, rentAmount, voucherId, autoRenew }}
+              amountFen={undiscounted.data?.amount}
+              onChange={(next) => {
+                setChargingRuleId(next.chargingRuleId);
+                setRentAmount(next.rentAmount);
+                setVoucherId(next.voucherId);
+                setAutoRenew(next.autoRenew);
+              }}
+            />
             <Form.Item
               label={T.gpuNum.label}
               validateStatus={host.gpuFree === 0 || tooMany ? 'error' : undefined}
