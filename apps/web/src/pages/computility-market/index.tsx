@@ -5,7 +5,7 @@ import { useLocation } from 'react-router';
 import { useMarketHostsQuery, useMarketOverviewQuery, type MarketFigures, type MarketOverview, type MarketSort } from '../../api/compute';
 import { LinkButton } from '../../components/LinkButton';
 import { PageHeader } from '../../components/PageHeader';
-import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../components/QueryError';
+import { QueryError, StaleDataAlert } from '../../components/QueryError';
 import { useIsPhone } from '../../layouts/useIsPhone';
 import { useUserStore } from '../../stores/user';
 import { withAntd } from '../../theme/AntdScope';
@@ -79,8 +79,6 @@ function MarketPage() {
     sort: filters.sort,
   });
   const filtered = Boolean(filters.gpuModelId || filters.gpuNum || filters.zoneId);
-  // A failed 10-second refresh is said above the hosts it leaves in place, not in a toast too.
-  useErrorShownInPlace(hosts.isError && hosts.data ? hosts.error : null);
   const unit = overview.data?.unit ?? CHARGE_UNIT_LABELS.hour;
 
   const methodStep = (

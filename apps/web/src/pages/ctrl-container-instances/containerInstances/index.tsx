@@ -9,7 +9,7 @@ import { queryKeys } from '../../../api/queryKeys';
 import { DateTime, formatDateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../../components/QueryError';
+import { QueryError, StaleDataAlert } from '../../../components/QueryError';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
 import { PAGE_SIZE, useListState } from '../../ctrl-cost-center/shared/useListState';
@@ -157,7 +157,6 @@ function ContainerInstancesPage() {
   const [search, setSearch] = useState(nameValue ?? '');
   const query = useInstancesQuery({ page: list.page, pageSize: PAGE_SIZE, status: statusValue, name: nameValue });
   useBalanceFollowsInstances(query.isPlaceholderData ? undefined : query.data?.list, query.dataUpdatedAt);
-  useErrorShownInPlace(query.isError && query.data ? query.error : null);
   const filtered = Boolean(statusValue || nameValue);
   const data = query.data;
   const navigate = useNavigate();

@@ -8,7 +8,7 @@ import { toast } from '../../../api/toast';
 import { ConfirmAction } from '../../../components/ConfirmDialog';
 import { DateTime } from '../../../components/DateTime';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../../components/QueryError';
+import { QueryError, StaleDataAlert } from '../../../components/QueryError';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
 import { AddSshKeyDialog } from './components/AddSshKeyDialog';
@@ -119,7 +119,6 @@ function SshSetPage() {
   const phone = useIsPhone();
   const query = useSshKeysQuery();
   const [adding, setAdding] = useState(false);
-  useErrorShownInPlace(query.isError && query.data ? query.error : null);
   const data = query.data;
   const full = (data?.total ?? 0) >= MAX_SSH_KEYS;
 

@@ -2,7 +2,7 @@ import type { Page } from '@slg/shared';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Skeleton, Table, type TableProps } from 'antd';
 import type { ReactNode } from 'react';
-import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../../components/QueryError';
+import { QueryError, StaleDataAlert } from '../../../components/QueryError';
 import { COST_TEXTS } from './texts';
 import { PAGE_SIZE } from './useListState';
 
@@ -23,8 +23,6 @@ export interface DataTableProps<T extends object> extends Omit<TableProps<T>, Ow
  * spinner while the next page loads), empty and error (重试) states.
  */
 export function DataTable<T extends object>({ query, page, onPageChange, empty, errorTitle, ...tableProps }: DataTableProps<T>) {
-  // A failed refresh is shown above the rows it leaves in place (with its message), not in a toast too.
-  useErrorShownInPlace(query.isError && query.data ? query.error : null);
   if (query.isError && !query.data) {
     return <QueryError variant="page" title={errorTitle} error={query.error} onRetry={() => void query.refetch()} />;
   }

@@ -8,7 +8,7 @@ import { toast } from '../../../api/toast';
 import { ConfirmAction } from '../../../components/ConfirmDialog';
 import { DateTime } from '../../../components/DateTime';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../../components/QueryError';
+import { QueryError, StaleDataAlert } from '../../../components/QueryError';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
 import { RenameImageDialog } from './components/RenameImageDialog';
@@ -186,7 +186,6 @@ function MirrorImagePage() {
   const query = usePrivateImagesQuery();
   const queryClient = useQueryClient();
   const [dialog, setDialog] = useState<Dialog>(null);
-  useErrorShownInPlace(query.isError && query.data ? query.error : null);
   const data = query.data;
   const [lastSaving, setLastSaving] = useState(false);
   // A save that finished changes the used size: read it again once nothing is saving any more.

@@ -6,7 +6,7 @@ import { useSubAccountsQuery, type SubAccountView, type TransferDirection } from
 import { DateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../../components/QueryError';
+import { QueryError, StaleDataAlert } from '../../../components/QueryError';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { useUserStore } from '../../../stores/user';
 import { withAntd } from '../../../theme/AntdScope';
@@ -128,7 +128,6 @@ function SubAccountList() {
   const query = useSubAccountsQuery(page, PAGE_SIZE);
   const [creating, setCreating] = useState(false);
   const [dialog, setDialog] = useState<RowDialog | null>(null);
-  useErrorShownInPlace(query.isError && query.data ? query.error : null);
   const data = query.data;
   const total = data?.total ?? 0;
   const full = total >= SUB_ACCOUNT_LIMIT;

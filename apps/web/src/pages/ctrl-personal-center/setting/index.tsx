@@ -9,7 +9,7 @@ import { toast } from '../../../api/toast';
 import { ConfirmAction, ConfirmDialog } from '../../../components/ConfirmDialog';
 import { DateTime } from '../../../components/DateTime';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryError, StaleDataAlert, useErrorShownInPlace } from '../../../components/QueryError';
+import { QueryError, StaleDataAlert } from '../../../components/QueryError';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
 import { CreateTokenDialog } from './components/CreateTokenDialog';
@@ -147,7 +147,6 @@ function ApiTokensCard() {
   const query = useApiTokensQuery();
   const [creating, setCreating] = useState(false);
   const [renaming, setRenaming] = useState<ApiTokenView | null>(null);
-  useErrorShownInPlace(query.isError && query.data ? query.error : null);
   const data = query.data;
   const full = (data?.total ?? 0) >= MAX_API_TOKENS;
 
