@@ -6,6 +6,7 @@ import { LinkButton } from '../../components/LinkButton';
 import { createInstancePath } from '../ctrl-container-instances/paths';
 import { StockAlertButton } from './StockAlertDialog';
 import { MARKET_TEXTS } from './texts';
+import './market.css';
 
 const T = MARKET_TEXTS.hosts;
 
@@ -25,9 +26,10 @@ interface HostListProps {
   empty: ReactNode;
 }
 
-function Price({ host }: { host: MarketHost }) {
+/** A host's price per GPU and period (`¥1.98/卡·时`); `small` in a denser list (克隆实例's hosts). */
+export function HostPrice({ host, small = false }: { host: MarketHost; small?: boolean }) {
   return (
-    <span className="slg-market-price">
+    <span className={small ? 'slg-market-price is-small' : 'slg-market-price'}>
       <span className="slg-market-price-value">{formatYuan(host.pricePerGpuFen)}</span>
       <span className="slg-market-price-unit">{T.perGpuUnit(host.unit)}</span>
     </span>
@@ -87,7 +89,7 @@ function columnsFor(wantedGpus: number): TableColumnsType<MarketHost> {
     { title: T.columns.host, key: 'host', render: (_value, host) => twoLines(<strong>{host.hostName}</strong>, host.zoneName) },
     { title: T.columns.gpu, key: 'gpu', render: (_value, host) => twoLines(host.gpuModelName, T.gpuMemory(host.gpuMemoryGb)) },
     { title: T.columns.free, key: 'free', align: 'center', render: (_value, host) => <FreeGpus host={host} /> },
-    { title: T.columns.price, key: 'price', render: (_value, host) => <Price host={host} /> },
+    { title: T.columns.price, key: 'price', render: (_value, host) => <HostPrice host={host} /> },
     { title: T.columns.cpuMemory, key: 'cpu', render: (_value, host) => twoLines(T.cpuMemory(host.cpuPerGpu, host.memoryGbPerGpu), host.cpuModelName) },
     {
       title: T.columns.disk,
@@ -115,7 +117,7 @@ function HostCard({ host, wantedGpus }: { host: MarketHost; wantedGpus: number }
           <strong>{host.hostName}</strong>
           <Typography.Text type="secondary">{host.zoneName}</Typography.Text>
         </div>
-        <Price host={host} />
+        <HostPrice host={host} />
       </div>
       <dl className="slg-market-facts">
         {facts.map((fact) => (

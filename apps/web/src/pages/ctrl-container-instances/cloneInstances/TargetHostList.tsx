@@ -1,4 +1,4 @@
-import { formatYuan } from '@slg/shared';
+import { HostPrice } from '../../computility-market/HostList';
 import { Pagination, Radio, Skeleton, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
 import type { MarketHost } from '../../../api/compute';
@@ -27,15 +27,6 @@ interface TargetHostListProps {
   total: number;
   onPageChange: (page: number) => void;
   empty: ReactNode;
-}
-
-function Price({ host }: { host: MarketHost }) {
-  return (
-    <span className="slg-clone-price">
-      <span className="slg-clone-price-value">{formatYuan(host.pricePerGpuFen)}</span>
-      <span className="slg-clone-price-unit">{T.perGpuUnit(host.unit)}</span>
-    </span>
-  );
 }
 
 function twoLines(first: ReactNode, second: ReactNode) {
@@ -77,7 +68,7 @@ function columnsFor(verdictOf: (host: MarketHost) => HostVerdict): TableColumnsT
         </span>
       ),
     },
-    { title: T.columns.price, key: 'price', render: (_value, host) => <Price host={host} /> },
+    { title: T.columns.price, key: 'price', render: (_value, host) => <HostPrice host={host} small /> },
     {
       title: T.columns.disk,
       key: 'disk',
@@ -101,7 +92,7 @@ function HostCard({ host, verdict }: { host: MarketHost; verdict: HostVerdict })
       <span className="slg-clone-host-card-body">
         <span className="slg-clone-host-card-head">
           <HostName host={host} verdict={verdict} />
-          <Price host={host} />
+          <HostPrice host={host} small />
         </span>
         <span className="slg-clone-host-card-facts">
           <span>

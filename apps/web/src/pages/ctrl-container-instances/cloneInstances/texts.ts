@@ -59,7 +59,6 @@ export const CLONE_PAGE_TEXTS = {
     },
     chooseLabel: (host: string) => `选择 ${host}`,
     gpuDetail: (gb: number, cuda: string) => `显存 ${gb}GB · CUDA ≤ ${cuda}`,
-    perGpuUnit: (unit: string) => `/卡·${unit}`,
     diskCopy: (gb: number) => `可复制（${gb} GB）`,
     diskNoRoom: (free: number) => `空间不足（可用 ${free} GB）`,
     systemOnly: '仅系统盘',
