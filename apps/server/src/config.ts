@@ -91,6 +91,14 @@ const envSchema = z.object({
   TENCENT_SMS_TEMPLATE_ARREARS: optionalText,
   TENCENT_SMS_TEMPLATE_RELEASE_REMINDER: optionalText,
   TENCENT_SMS_TEMPLATE_STOCK_ALERT: optionalText,
+  ALIYUN_SMS_TEMPLATE_BALANCE_LOW: optionalText,
+  ALIYUN_SMS_TEMPLATE_PACKAGE_EXPIRING: optionalText,
+  TENCENT_SMS_TEMPLATE_BALANCE_LOW: optionalText,
+  TENCENT_SMS_TEMPLATE_PACKAGE_EXPIRING: optionalText,
+  REQUIRE_VERIFICATION: z.enum(['true', 'false', '1', '0', ''], { error: 'REQUIRE_VERIFICATION 应为 true 或 false' }).optional().transform((value) => value === 'true' || value === '1'),
+  WECHAT_LOGIN_PROVIDER: z.enum(['dev', 'wechat', 'off'], { error: 'WECHAT_LOGIN_PROVIDER 可选 dev、wechat、off' }).optional(),
+  WECHAT_OPEN_APP_ID: optionalText,
+  WECHAT_OPEN_APP_SECRET: optionalText,
 });
 
 export type SmsProviderName = (typeof SMS_PROVIDERS)[number];
@@ -153,6 +161,14 @@ export interface Config {
   bankAccount: { bankName: string; accountName: string; accountNo: string } | null;
   /** `noticeTemplates`: template ids of the SMS notices (arrears power-off, release reminder, stock alert), per gateway. */
   aliyunSms: { accessKeyId: string; accessKeySecret: string; signName: string; templateCode: string; noticeTemplates: NoticeTemplateIds } | undefined;
+  /** Creating instances needs an approved identity verification (REQUIRE_VERIFICATION). */
+  requireVerification: boolean;
+  /**
+   * WeChat sign-in and binding: `dev` renders a local authorise page standing in for WeChat's QR page
+   * (not in production), `wechat` uses WeChat Open Platform website login with the app id and secret,
+   * null when off.
+   */
+  wechatLogin: { provider: 'dev' } | { provider: 'wechat'; appId: string; appSecret: string } | null;
   tencentSms:
     | { secretId: string; secretKey: string; sdkAppId: string; signName: string; templateId: string; noticeTemplates: NoticeTemplateIds }
     | undefined;
@@ -276,6 +292,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             arrears: e.ALIYUN_SMS_TEMPLATE_ARREARS,
             release_reminder: e.ALIYUN_SMS_TEMPLATE_RELEASE_REMINDER,
             stock_alert: e.ALIYUN_SMS_TEMPLATE_STOCK_ALERT,
+            balance_low: e.ALIYUN_SMS_TEMPLATE_BALANCE_LOW,
+            package_expiring: e.ALIYUN_SMS_TEMPLATE_PACKAGE_EXPIRING,
           }),
         }
       : undefined;
@@ -295,6 +313,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             arrears: e.TENCENT_SMS_TEMPLATE_ARREARS,
             release_reminder: e.TENCENT_SMS_TEMPLATE_RELEASE_REMINDER,
             stock_alert: e.TENCENT_SMS_TEMPLATE_STOCK_ALERT,
+            balance_low: e.TENCENT_SMS_TEMPLATE_BALANCE_LOW,
+            package_expiring: e.TENCENT_SMS_TEMPLATE_PACKAGE_EXPIRING,
           }),
         }
       : undefined;
@@ -374,6 +394,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (paymentProviders.includes('wechatpay') && !wechatPay) problems.push('PAYMENT_PROVIDERS 含 wechatpay 时需要 WECHATPAY_* 六个变量');
   if (paymentProviders.includes('alipay') && !alipay) problems.push('PAYMENT_PROVIDERS 含 alipay 时需要 ALIPAY_APP_ID、ALIPAY_PRIVATE_KEY、ALIPAY_PUBLIC_KEY');
   if (paymentProviders.includes('bank') && !bankAccount) problems.push('PAYMENT_PROVIDERS 含 bank 时需要设置 BANK_TRANSFER_ACCOUNT');
+  const wechatLoginProvider = e.WECHAT_LOGIN_PROVIDER ?? (production ? (e.WECHAT_OPEN_APP_ID ? 'wechat' : 'off') : 'dev');
+  if (production && wechatLoginProvider === 'dev') problems.push('生产环境不能使用 WECHAT_LOGIN_PROVIDER=dev');
+  if (wechatLoginProvider === 'wechat' && !(e.WECHAT_OPEN_APP_ID && e.WECHAT_OPEN_APP_SECRET)) {
+    problems.push('WECHAT_LOGIN_PROVIDER=wechat 需要 WECHAT_OPEN_APP_ID 和 WECHAT_OPEN_APP_SECRET（微信开放平台网站应用）');
+  }
+  const wechatLogin: Config['wechatLogin'] =
+    wechatLoginProvider === 'dev'
+      ? { provider: 'dev' }
+      : wechatLoginProvider === 'wechat' && e.WECHAT_OPEN_APP_ID && e.WECHAT_OPEN_APP_SECRET
+        ? { provider: 'wechat', appId: e.WECHAT_OPEN_APP_ID, appSecret: e.WECHAT_OPEN_APP_SECRET }
+        : null;
   if (problems.length > 0) throw new ConfigError(problems.join('；'));
 
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -424,5 +455,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDistDir: resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
     aliyunSms,
     tencentSms,
+    requireVerification: e.REQUIRE_VERIFICATION,
+    wechatLogin,
   };
 }

@@ -2,3 +2,4 @@ export * from './accounts.js';
 export * from './meta.js';
 export * from './billing.js';
 export * from './compute.js';
+export * from './personal.js';

@@ -4,7 +4,7 @@
  * (`{1}`) in the order of `params` below — and the text here is what that template must say, which the
  * console provider writes to its outbox. Values stay within the gateways' variable limits (≤ 20 characters).
  */
-export const SMS_NOTICE_KINDS = ['arrears', 'release_reminder', 'stock_alert'] as const;
+export const SMS_NOTICE_KINDS = ['arrears', 'release_reminder', 'stock_alert', 'balance_low', 'package_expiring'] as const;
 export type SmsNoticeKind = (typeof SMS_NOTICE_KINDS)[number];
 
 export interface SmsNoticeParams {
@@ -14,6 +14,10 @@ export interface SmsNoticeParams {
   release_reminder: { instances: string; releaseAt: string };
   /** A stock alert fired: the zone, and the GPU model with the count asked for (「RTX 4090 2卡」, 「…等3项」 for several). */
   stock_alert: { zone: string; gpu: string };
+  /** The balance went below the threshold the user set (both in yuan, 「12.34」). */
+  balance_low: { balance: string; threshold: string };
+  /** Packages (包日/包周/包月) ending soon, and when the first of them ends. */
+  package_expiring: { instances: string; expireAt: string };
 }
 
 export type SmsNotice = { [K in SmsNoticeKind]: { telephone: string; kind: K; params: SmsNoticeParams[K] } }[SmsNoticeKind];
@@ -38,6 +42,14 @@ export const SMS_NOTICE_TEMPLATES: { [K in SmsNoticeKind]: NoticeTemplate<K> } =
     params: ['zone', 'gpu'],
     render: (p) => `您订阅的到货提醒：${p.zone} ${p.gpu}现已有空闲，请尽快登录控制台租用，空闲GPU先到先得。`,
   },
+  balance_low: {
+    params: ['balance', 'threshold'],
+    render: (p) => `您的账户余额为${p.balance}元，已低于您设置的提醒金额${p.threshold}元。为免按量计费实例欠费关机，请及时充值。`,
+  },
+  package_expiring: {
+    params: ['instances', 'expireAt'],
+    render: (p) => `您的包年包月实例${p.instances}将于${p.expireAt}到期，到期后未续费将关机并转为按量计费。如需继续使用，请及时续费。`,
+  },
 };
 
 /** The template's variables as a name → value map (Aliyun's TemplateParam). */
@@ -54,6 +66,10 @@ export function noticeParamList(notice: SmsNotice): string[] {
       return SMS_NOTICE_TEMPLATES.release_reminder.params.map((name) => notice.params[name]);
     case 'stock_alert':
       return SMS_NOTICE_TEMPLATES.stock_alert.params.map((name) => notice.params[name]);
+    case 'balance_low':
+      return SMS_NOTICE_TEMPLATES.balance_low.params.map((name) => notice.params[name]);
+    case 'package_expiring':
+      return SMS_NOTICE_TEMPLATES.package_expiring.params.map((name) => notice.params[name]);
   }
 }
 
@@ -66,6 +82,10 @@ export function renderNotice(notice: SmsNotice): string {
       return SMS_NOTICE_TEMPLATES.release_reminder.render(notice.params);
     case 'stock_alert':
       return SMS_NOTICE_TEMPLATES.stock_alert.render(notice.params);
+    case 'balance_low':
+      return SMS_NOTICE_TEMPLATES.balance_low.render(notice.params);
+    case 'package_expiring':
+      return SMS_NOTICE_TEMPLATES.package_expiring.render(notice.params);
   }
 }
 
