@@ -24,6 +24,12 @@ export interface SubUserInfoDto {
   permissionLevels?: Partial<Record<AuthorityType, PermissionLevel>>;
   sharedMainBalance: boolean;
   mainAccountId: number | string;
+  /** The bound phone, masked; empty when none. */
+  telephone?: string;
+  /** Fen; only for a sub-account that spends the main balance. */
+  mainAccountBalance?: number | null;
+  /** Fen: the sub-account's own wallet. */
+  subAccountBalance?: number;
 }
 
 export function fetchUserInfo(): Promise<UserInfoDto> {
@@ -73,6 +79,16 @@ export function updatePhone(body: { ticket: string; telephone: string; code: str
 
 export function forgetPassword(body: { telephone: string; code: string; password: string }): Promise<null> {
   return request<null>({ method: 'POST', url: '/user/forgetPassword', data: body });
+}
+
+/** A sub-account that forgot its password resets it with the phone it bound (code type `reset`). */
+export function resetSubAccountPassword(body: { username: string; telephone: string; code: string; password: string }): Promise<null> {
+  return request<null>({ method: 'POST', url: '/subuser/password/phone', data: body });
+}
+
+/** A sub-account binds (or changes) its own phone, proved by a `bind` code. */
+export function bindSubAccountPhone(body: { telephone: string; code: string }): Promise<{ telephone: string }> {
+  return request<{ telephone: string }>({ method: 'POST', url: '/subuser/bind', data: body });
 }
 
 export function checkPhone(telephone: string): Promise<{ registered: boolean }> {

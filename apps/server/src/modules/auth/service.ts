@@ -28,7 +28,8 @@ export class AuthService {
     return row !== undefined;
   }
 
-  private async createMainAccount(
+  /** A new main account with its wallet (also used by the WeChat sign-up, modules/wechat). */
+  async createMainAccount(
     tx: Executor,
     input: { telephone: string; passwordHash: string | null; inviteCode?: string | undefined },
   ): Promise<number> {
@@ -74,9 +75,11 @@ export class AuthService {
       return await this.db.transaction(async (tx) => {
         await this.sms.consume(tx, codeId);
         const [existing] = await tx
-          .select({ id: users.id, disabledAt: users.disabledAt })
+          .select({ id: users.id, accountType: users.accountType, disabledAt: users.disabledAt })
           .from(users)
           .where(eq(users.telephone, input.telephone));
+        // A sub-account's bound phone only resets its password; it signs in at 子账号登录.
+        if (existing && existing.accountType !== 1) throw new AppError('FORBIDDEN', '该手机号绑定的是子账号，请在子账号登录页使用用户名登录');
         if (existing?.disabledAt) throw new AppError('FORBIDDEN', '该账号已被停用，请联系客服');
         if (existing) return { ...(await this.sessions.start(tx, existing.id)), other: false };
         const userId = await this.createMainAccount(tx, { telephone: input.telephone, passwordHash: null });

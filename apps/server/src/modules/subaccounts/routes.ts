@@ -10,7 +10,7 @@ import {
 } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireMainAccount } from '../../http/auth.js';
-import { amountField, passwordField, text } from '../../http/fields.js';
+import { amountField, passwordField, smsCodeField, telephoneField, text } from '../../http/fields.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { pageQuery, pageSchema } from '../../http/pagination.js';
 import { SubAccountService } from './service.js';
@@ -161,6 +161,41 @@ export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
     },
     async (request) => {
       await service.changeOwnPassword(principalOf(request), request.body);
+      return ok(null);
+    },
+  );
+
+  app.post(
+    '/subuser/bind',
+    { config: { access: 'account' },
+      schema: {
+        tags,
+        summary: '子账号绑定自己的手机号（验证码类型 bind，用于找回密码）',
+        body: z.object({ telephone: telephoneField, code: smsCodeField }),
+        response: { 200: envelopeOf(z.object({ telephone: z.string() })), ...errors },
+      },
+    },
+    async (request) => ok(await service.bindPhone(principalOf(request), request.body)),
+  );
+
+  app.post(
+    '/subuser/password/phone',
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: '子账号忘记密码：用户名 + 绑定的手机号 + 验证码（类型 reset）设置新密码，其全部登录失效',
+        body: z.object({
+          username: text('用户名').trim().min(1, '请输入用户名').max(64, '用户名与绑定的手机号不匹配'),
+          telephone: telephoneField,
+          code: smsCodeField,
+          password: passwordField,
+        }),
+        response: { 200: emptyEnvelope, ...errors },
+      },
+    },
+    async (request) => {
+      await service.resetPasswordByPhone(request.body);
       return ok(null);
     },
   );

@@ -26,6 +26,7 @@ import { SessionService, type TokenPair } from '../auth/sessions.js';
 import { postTransaction } from '../billing/ledger.js';
 import { clearAttempts, giveBackAttempt, takeAttempt } from '../security/attempts.js';
 import { PASSWORD_CHECKS, passwordLocked } from '../security/rules.js';
+import { SmsCodeService } from '../sms/service.js';
 
 export interface SubAccountView {
   id: number;
@@ -92,9 +93,11 @@ export function permissionMapOf(grants: readonly PermissionGrant[], base: Permis
  */
 export class SubAccountService {
   private readonly sessions: SessionService;
+  private readonly sms: SmsCodeService;
 
   constructor(private readonly deps: AppDeps) {
     this.sessions = new SessionService(deps);
+    this.sms = new SmsCodeService(deps);
   }
 
   private get db() {
@@ -276,6 +279,50 @@ export class SubAccountService {
     await this.db.transaction(async (tx) => {
       await tx.update(users).set({ passwordHash, updatedAt: this.deps.now() }).where(eq(users.id, principal.userId));
       await this.sessions.endAllFor(tx, principal.userId, principal.sessionId);
+    });
+  }
+
+  /**
+   * `POST /subuser/bind`: a sub-account binds (or changes) its own phone, proved by a `bind` code sent to
+   * it. The phone is what a forgotten password is reset with; the unique phone index decides, so a phone
+   * holds one account whatever the concurrency.
+   */
+  async bindPhone(principal: Principal, input: { telephone: string; code: string }): Promise<{ telephone: string }> {
+    if (isMainAccount(principal)) throw forbidden('主账号请在账号设置中修改手机号');
+    if (principal.apiTokenId !== undefined) throw forbidden('API令牌不能用于此操作');
+    const codeId = await this.sms.check(input.telephone, 'bind', input.code);
+    try {
+      await this.db.transaction(async (tx) => {
+        await this.sms.consume(tx, codeId);
+        await tx.update(users).set({ telephone: input.telephone, updatedAt: this.deps.now() }).where(eq(users.id, principal.userId));
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new AppError('PHONE_REGISTERED', '该手机号已绑定其他账号');
+      throw error;
+    }
+    return { telephone: input.telephone };
+  }
+
+  /**
+   * `POST /subuser/password/phone`: a sub-account that forgot its password sets a new one with a `reset`
+   * code sent to the phone it bound. Name and phone must match one live sub-account; every sign-in of it
+   * ends and its lockout is lifted.
+   */
+  async resetPasswordByPhone(input: { username: string; telephone: string; code: string; password: string }): Promise<void> {
+    const codeId = await this.sms.check(input.telephone, 'reset', input.code);
+    const passwordHash = await hashPassword(input.password);
+    await this.db.transaction(async (tx) => {
+      await this.sms.consume(tx, codeId);
+      const [sub] = await tx
+        .update(users)
+        .set({ passwordHash, updatedAt: this.deps.now() })
+        .where(
+          and(eq(users.username, input.username), eq(users.telephone, input.telephone), eq(users.accountType, AccountType.SUB), isNull(users.disabledAt)),
+        )
+        .returning({ id: users.id, username: users.username });
+      if (!sub) throw new AppError('VALIDATION', '用户名与绑定的手机号不匹配');
+      await this.sessions.endAllFor(tx, sub.id);
+      await clearAttempts(tx, PASSWORD_CHECKS, loginSubject(sub.username ?? input.username));
     });
   }
 

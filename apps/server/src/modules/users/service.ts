@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { AccountType, grantedAuthorities, maskTelephone, type PermissionMap } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../db/client.js';
-import { users } from '../../db/schema/index.js';
+import { users, wallets } from '../../db/schema/index.js';
 import { AppError, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/principal.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
@@ -46,15 +46,25 @@ export class UserService {
   async subAccountInfo(principal: Principal) {
     if (principal.accountType !== AccountType.SUB) throw new AppError('FORBIDDEN', '仅子账号可以查看此信息');
     const user = await this.load(principal.userId);
+    // Both wallets in one query: the sub-account's own, and the main one it may spend from.
+    const balances = await this.db
+      .select({ accountId: wallets.accountId, balance: wallets.balanceFen })
+      .from(wallets)
+      .where(inArray(wallets.accountId, [user.id, principal.ownerId]));
+    const balanceOf = (accountId: number) => balances.find((row) => row.accountId === accountId)?.balance ?? 0;
     return {
       userId: user.id,
       username: user.username ?? '',
+      telephone: user.telephone ? maskTelephone(user.telephone) : '',
       nickname: user.nickName,
       accountType: AccountType.SUB,
       permissions: grantedAuthorities(principal.permissions),
       permissionLevels: principal.permissions satisfies PermissionMap,
       sharedMainBalance: user.sharedMainBalance,
       mainAccountId: principal.ownerId,
+      // The main balance is shown only to a sub-account that spends it.
+      mainAccountBalance: user.sharedMainBalance ? balanceOf(principal.ownerId) : null,
+      subAccountBalance: balanceOf(user.id),
     };
   }
 

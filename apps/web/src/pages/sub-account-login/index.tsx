@@ -81,7 +81,7 @@ export default function SubAccountLoginPage() {
           {T.mainAccountHint}
           <Link to={{ pathname: '/login', search: location.search }}>{T.mainAccount}</Link>
         </span>
-        <span>{T.forgotHint}</span>
+        <Link to={{ pathname: '/reset-password', search: '?account=sub' }}>{T.forgot}</Link>
       </div>
     </AuthShell>
   );

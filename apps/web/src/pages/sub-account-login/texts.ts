@@ -7,5 +7,5 @@ export const SUB_ACCOUNT_LOGIN_TEXTS = {
   success: '登录成功',
   mainAccount: '主账号登录',
   mainAccountHint: '使用手机号登录？',
-  forgotHint: '忘记密码请联系主账号重置',
+  forgot: '忘记密码',
 } as const;

@@ -105,6 +105,34 @@ describe('sub-account info page', () => {
     expect(notify).not.toHaveBeenCalled();
   });
 
+  it('binds a phone with a bind code and then shows it masked', async () => {
+    let me: SubUserInfoDto = { ...ME, telephone: '' };
+    const { fetchMock } = renderInfo({
+      'GET /subuser/me': () => ok(me),
+      'GET /smscode/phone': () => ok({ expiresIn: 300, resendIn: 60 }),
+      'POST /subuser/bind': () => {
+        me = { ...me, telephone: '139****0001' };
+        return ok({ telephone: '13900000001' });
+      },
+    });
+    expect(await screen.findByText('未绑定')).toBeTruthy();
+    const phoneCard = screen.getByText('绑定手机').closest('.ant-card') as HTMLElement;
+    fireEvent.change(within(phoneCard).getByLabelText('手机号'), { target: { value: '13900000001' } });
+    await act(async () => {
+      fireEvent.click(within(phoneCard).getByRole('button', { name: '获取验证码' }));
+    });
+    const [send] = callsTo(fetchMock, 'GET', '/smscode/phone');
+    expect(new URL(String(send?.[0]), 'http://localhost').searchParams.get('type')).toBe('bind');
+    fireEvent.change(within(phoneCard).getByLabelText('验证码'), { target: { value: '123456' } });
+    await act(async () => {
+      fireEvent.click(within(phoneCard).getByRole('button', { name: '绑定' }));
+    });
+    expect(await screen.findByText('139****0001')).toBeTruthy();
+    const [bind] = callsTo(fetchMock, 'POST', '/subuser/bind');
+    expect(JSON.parse(String(bind?.[1]?.body))).toEqual({ telephone: '13900000001', code: '123456' });
+    expect(within(phoneCard).queryByLabelText('验证码')).toBeNull();
+  });
+
   it('sends a main account to its own settings', async () => {
     const { fetchMock } = renderInfo({}, 1);
     expect(await screen.findByText('这是子账号的账号信息页')).toBeTruthy();

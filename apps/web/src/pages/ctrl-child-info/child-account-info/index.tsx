@@ -20,6 +20,7 @@ import { QueryError } from '../../../components/QueryError';
 import { useUserStore } from '../../../stores/user';
 import { withAntd } from '../../../theme/AntdScope';
 import { PasswordCard } from './PasswordCard';
+import { PhoneCard } from './PhoneCard';
 import './childAccountInfo.css';
 import { AUTHORITY_SCOPES, CHILD_ACCOUNT_INFO_TEXTS, LEVEL_MEANINGS } from './texts';
 
@@ -66,7 +67,10 @@ function BasicCard({ info }: { info: SubUserInfoDto }) {
   );
 }
 
-function BalanceCard({ shared }: { shared: boolean }) {
+/** What the sub-account can spend: the main wallet when it shares it (and its own, if any is left), else its own. */
+function BalanceCard({ info }: { info: SubUserInfoDto }) {
+  const shared = info.sharedMainBalance;
+  // The session's spendable balance is what 总览 and the header show; it moves while instances run.
   const balance = useQuery({ queryKey: queryKeys.balance, queryFn: fetchBalance, refetchInterval: BALANCE_REFRESH_MS });
   let amount: ReactNode;
   if (balance.isError && !balance.data) {
@@ -87,6 +91,11 @@ function BalanceCard({ shared }: { shared: boolean }) {
           <Tag color={shared ? 'gold' : 'cyan'}>{shared ? T.balance.shared : T.balance.own}</Tag>
         </Fact>
         <Fact label={shared ? T.balance.sharedAmount : T.balance.ownAmount}>{amount}</Fact>
+        {shared && info.subAccountBalance ? (
+          <Fact label={T.balance.subAmount}>
+            <Money fen={info.subAccountBalance} />
+          </Fact>
+        ) : null}
       </dl>
       <Typography.Paragraph type="secondary" className="slg-child-balance-hint">
         {shared ? T.balance.sharedHint : T.balance.ownHint}
@@ -157,8 +166,9 @@ function SubAccountInfo() {
   return (
     <div className="slg-child-layout">
       <BasicCard info={info} />
-      <BalanceCard shared={info.sharedMainBalance} />
+      <BalanceCard info={info} />
       <PermissionsCard info={info} />
+      <PhoneCard maskedTelephone={info.telephone ?? ''} queryKey={SUB_ACCOUNT_ME_QUERY_KEY} />
       <PasswordCard />
     </div>
   );

@@ -20,6 +20,7 @@ export const CHILD_ACCOUNT_INFO_TEXTS = {
     own: '独立余额',
     sharedAmount: '主账号可用余额',
     ownAmount: '可用余额',
+    subAmount: '子账号余额',
     sharedHint: '你的消费从主账号余额中扣除，余额不足时请联系主账号充值。',
     ownHint: '你的消费从这份独立余额中扣除，由主账号为你充值或扣款。',
     loadFailed: '余额加载失败',
@@ -38,6 +39,14 @@ export const CHILD_ACCOUNT_INFO_TEXTS = {
     oldRequired: '请输入原密码',
     submit: '确认修改',
     success: '密码已修改，其他设备上的登录已退出',
+  },
+  phone: {
+    title: '绑定手机',
+    unbound: '未绑定',
+    change: '更换手机号',
+    hint: '绑定后，忘记密码时可在子账号登录页通过该手机号验证并重置密码。',
+    submit: '绑定',
+    success: '手机号已绑定',
   },
   mainAccount: {
     title: '这是子账号的账号信息页',
