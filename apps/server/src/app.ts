@@ -30,6 +30,7 @@ import { adminRoutes } from './modules/admin/routes.js';
 import { rentalRoutes } from './modules/rental/routes.js';
 import { diskRoutes } from './modules/rental/disk-routes.js';
 import { copyRoutes } from './modules/rental/copy-routes.js';
+import { chargingRecordRoutes } from './modules/rental/charging-records.js';
 import { notificationRoutes } from './modules/notifications/routes.js';
 import { subAccountRoutes } from './modules/subaccounts/routes.js';
 import { marketRoutes } from './modules/market/routes.js';
@@ -163,6 +164,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await api.register(rentalRoutes(deps));
       await api.register(diskRoutes(deps));
       await api.register(copyRoutes(deps));
+      await api.register(chargingRecordRoutes(deps));
       await api.register(notificationRoutes(deps));
       await api.register(subAccountRoutes(deps));
       await api.register(marketRoutes(deps));

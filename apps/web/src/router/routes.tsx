@@ -124,6 +124,7 @@ const YearMonthPackagesPage = lazyPage(() => import('../pages/ctrl-container-ins
 const MirrorImagePage = lazyPage(() => import('../pages/ctrl-mirror-image/mirrorImage/index'));
 // 个人中心 · 设置: API令牌 (issue 9).
 const SettingPage = lazyPage(() => import('../pages/ctrl-personal-center/setting/index'));
+const ChargingRecordPage = lazyPage(() => import('../pages/ctrl-personal-center/charging-record/index'));
 // 个人中心 · 子账号管理 and 子账号权限设置 (issue 9).
 const ChildAccountPage = lazyPage(() => import('../pages/ctrl-personal-center/child-account/index'));
 const ChildAccountDetailPage = lazyPage(() => import('../pages/ctrl-personal-center/child-account-detail/index'));
@@ -358,7 +359,7 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: 'enter-page', meta: { title: '企业认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' } },
       { path: 'edu-page', meta: { title: '学生认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' } },
       { path: 'school-page', meta: { title: '学校认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' } },
-      { path: 'charging-record', meta: { title: '计费记录', sidebar: true } },
+      { path: 'charging-record', meta: { title: '计费记录', sidebar: true, permission: 'CONTAINER' }, page: ChargingRecordPage },
       { path: 'child-account', meta: { title: '子账号管理', sidebar: true }, page: ChildAccountPage },
       {
         path: 'child-account-detail',

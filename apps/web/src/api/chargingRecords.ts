@@ -1,0 +1,54 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { Page } from '@slg/shared';
+import { request } from './client';
+
+export type ChargingRecordState = 'all' | 'active' | 'released';
+
+export interface ChargingAmounts {
+  usageFen: number;
+  packageFen: number;
+  diskFen: number;
+  totalFen: number;
+}
+
+/** GET /rental/charging_records: what one instance has cost so far. */
+export interface ChargingRecordDto extends ChargingAmounts {
+  instanceId: string;
+  rentalUid: string;
+  name: string;
+  zoneName: string;
+  gpuModelName: string;
+  gpuNum: number;
+  chargingRuleId: number;
+  status: string;
+  released: boolean;
+  createdAt: string;
+  releasedAt: string | null;
+}
+
+export interface ChargingRecordQuery {
+  page: number;
+  pageSize: number;
+  state?: ChargingRecordState | undefined;
+  keyword?: string | undefined;
+}
+
+export type ChargingRecordPage = Page<ChargingRecordDto> & { totals: ChargingAmounts };
+
+export function fetchChargingRecords(query: ChargingRecordQuery): Promise<ChargingRecordPage> {
+  return request<ChargingRecordPage>({ url: '/rental/charging_records', params: { ...query } });
+}
+
+export const CHARGING_RECORDS_QUERY_KEY = ['charging-records'] as const;
+
+/** Running instances are metered every minute: the page follows without a reload. */
+const REFRESH_MS = 60_000;
+
+export function useChargingRecords(query: ChargingRecordQuery) {
+  return useQuery({
+    queryKey: [...CHARGING_RECORDS_QUERY_KEY, query],
+    queryFn: () => fetchChargingRecords(query),
+    placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_MS,
+  });
+}
