@@ -40,9 +40,14 @@ import { sshKeyRoutes } from './modules/ssh-keys/routes.js';
 import { apiTokenRoutes } from './modules/tokens/routes.js';
 import { ApiTokenAuthenticator } from './modules/tokens/authentication.js';
 import { imageRoutes } from './modules/images/routes.js';
+import { reminderRoutes } from './modules/reminders/routes.js';
 import { sandboxGatewayRoutes } from './modules/billing/sandbox-gateway.js';
+import { wechatRoutes } from './modules/wechat/routes.js';
+import { devOAuthRoutes } from './providers/oauth/dev-routes.js';
+import { DEV_OAUTH_PREFIX } from './providers/oauth/dev.js';
 
-const SECRET_QUERY_KEYS = new Set(['code', 'password', 'token', 'refreshToken', 'captcha']);
+// `state` and `openId` (a WeChat bind ticket), `secret` and `access_token` (the dev WeChat stand-in) too.
+const SECRET_QUERY_KEYS = new Set(['code', 'password', 'token', 'refreshToken', 'captcha', 'state', 'openId', 'secret', 'access_token']);
 
 /** Request URL for logs with secret query values masked (SMS codes travel in the query). */
 export function redactUrl(url: string): string {
@@ -154,6 +159,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   await app.register(
     async (api) => {
       await api.register(authRoutes(auth));
+      await api.register(wechatRoutes(deps, auth));
       await api.register(smsRoutes(deps));
       await api.register(userRoutes(deps, auth));
       await api.register(metaRoutes(deps));
@@ -173,11 +179,13 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await api.register(sshKeyRoutes(deps));
       await api.register(apiTokenRoutes(deps));
       await api.register(imageRoutes(deps));
+      await api.register(reminderRoutes(deps));
     },
     { prefix: '/api/v1' },
   );
   if (config.smsProvider === 'console') await app.register(devRoutes(deps), { prefix: '/api/dev' });
   if (deps.payments.has('sandbox')) await app.register(sandboxGatewayRoutes(deps), { prefix: '/sandbox-pay' });
+  if (config.wechatLogin?.provider === 'dev') await app.register(devOAuthRoutes(deps), { prefix: DEV_OAUTH_PREFIX });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';

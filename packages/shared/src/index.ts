@@ -10,3 +10,4 @@ export * from './stock-alerts.js';
 export * from './ssh-keys.js';
 export * from './api-tokens.js';
 export * from './images.js';
+export * from './reminders.js';

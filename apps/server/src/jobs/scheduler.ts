@@ -10,6 +10,7 @@ import { InstanceBillingJobs } from '../modules/rental/billing-jobs.js';
 import { DiskService, meterOpenDisks } from '../modules/rental/disks.js';
 import { CopyDataService } from '../modules/rental/copy-data.js';
 import { StockAlertService } from '../modules/subscriptions/service.js';
+import { ReminderService } from '../modules/reminders/service.js';
 import { pruneAttemptWindows } from '../modules/security/attempts.js';
 import { LONGEST_ATTEMPT_WINDOW_SECONDS } from '../modules/security/rules.js';
 import { SpentHumanChecks } from '../providers/captcha/spent.js';
@@ -50,6 +51,8 @@ export function platformJobs(deps: AppDeps): PeriodicJob[] {
     { name: 'release-powered-off-instances', everyMs: 10 * 60_000, exclusive: true, run: () => instanceBilling.releasePoweredOff() },
     // Stock alerts (到货提醒) whose GPUs are free fire once: a console notice and an SMS.
     { name: 'fire-stock-alerts', everyMs: 30_000, exclusive: true, run: () => new StockAlertService(deps).fireAlerts() },
+    // 提醒设置: balances that crossed below their threshold (once per crossing), packages ending within the days asked.
+    { name: 'fire-reminders', everyMs: 60_000, exclusive: true, run: () => new ReminderService(deps).fire() },
     {
       // Attempt windows idle past every rule's window, and solved human checks past their expiry.
       name: 'prune-abuse-records',

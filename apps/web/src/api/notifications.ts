@@ -16,6 +16,8 @@ export const NOTIFICATION_KINDS = [
   'PACKAGE_RENEWED',
   'PACKAGE_EXPIRED',
   'STOCK_AVAILABLE',
+  'BALANCE_LOW',
+  'PACKAGE_EXPIRING',
 ] as const;
 export type KnownNotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -54,6 +54,8 @@ const BUILT = [
   // issue 9: 账号设置
   '/ctrl-personal-center/personal-center/account-settings', '/ctrl-personal-center/personal-center/child-account',
   '/ctrl-personal-center/personal-center/child-account-detail', '/ctrl-personal-center/personal-center/setting',
+  // issue 9: 计费记录
+  '/ctrl-personal-center/personal-center/charging-record',
   // issue 9: the sub-account's sign-in and its own page
   '/sub-account-login', '/ctrl-child-info/child-account-info',
 ];

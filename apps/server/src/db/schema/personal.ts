@@ -70,9 +70,9 @@ export const verifications = pgTable(
 
 /**
  * A reminder a user set (提醒设置): BALANCE_LOW below `threshold_fen`, PACKAGE_EXPIRING `days_before`
- * the end of a package, RELEASE before an automatic release. `armed_at` null means the balance reminder
- * has fired and waits for the balance to climb back over the threshold; one conditional update claims
- * each firing so two processes never text the same event twice.
+ * the end of a package, RELEASE / STOCK (only their SMS can be switched off). `fired_at` set means the
+ * balance reminder has fired and waits for the balance to climb back over the threshold; one conditional
+ * update claims each firing so two processes never text the same event twice.
  */
 export const reminders = pgTable(
   'reminders',

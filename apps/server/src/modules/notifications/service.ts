@@ -1,9 +1,9 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { AUTO_RELEASE_DAYS, formatFen, type Page } from '@slg/shared';
+import { AccountType, AUTO_RELEASE_DAYS, formatFen, type Page } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
-import { gpuModels, instances, notifications, stockSubscriptions, users, wallets, zones } from '../../db/schema/index.js';
+import { gpuModels, instances, notifications, reminders, stockSubscriptions, users, wallets, zones } from '../../db/schema/index.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
 import { SmsSendError } from '../../providers/sms/provider.js';
 import type { SmsNotice, SmsNoticeKind } from '../../providers/sms/notices.js';
@@ -17,8 +17,21 @@ export const NOTIFICATION_KINDS = {
   PACKAGE_RENEWED: { sms: null },
   PACKAGE_EXPIRED: { sms: null },
   STOCK_AVAILABLE: { sms: 'stock_alert' },
+  BALANCE_LOW: { sms: 'balance_low' },
+  PACKAGE_EXPIRING: { sms: 'package_expiring' },
 } as const satisfies Record<string, { sms: SmsNoticeKind | null }>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
+
+/**
+ * The reminder setting (提醒设置, modules/reminders) whose `sms` flag decides whether a kind's SMS goes
+ * out: a recipient whose row says sms = false gets the console notice only; no row means the SMS goes.
+ */
+export const REMINDER_TYPE_OF_KIND: Partial<Record<NotificationKind, string>> = {
+  RELEASE_REMINDER: 'RELEASE',
+  STOCK_AVAILABLE: 'STOCK',
+  BALANCE_LOW: 'BALANCE_LOW',
+  PACKAGE_EXPIRING: 'PACKAGE_EXPIRING',
+};
 
 export interface NewNotification {
   ownerId: number;
@@ -91,6 +104,7 @@ export class NotificationService {
   async record(executor: Executor, items: readonly NewNotification[]): Promise<number[]> {
     if (items.length === 0) return [];
     const now = this.deps.now();
+    const smsOff = await this.smsSwitchedOff(executor, items);
     const rows = await executor
       .insert(notifications)
       .values(
@@ -103,13 +117,33 @@ export class NotificationService {
           body: item.body,
           instanceRowId: item.instanceRowId,
           dedupeKey: item.dedupeKey,
-          smsStatus: NOTIFICATION_KINDS[item.kind].sms ? 'pending' : null,
+          smsStatus: NOTIFICATION_KINDS[item.kind].sms && !smsOff.has(`${item.recipientId}:${REMINDER_TYPE_OF_KIND[item.kind]}`) ? 'pending' : null,
           createdAt: now,
         })),
       )
       .onConflictDoNothing({ target: notifications.dedupeKey })
       .returning({ id: notifications.id });
     return rows.map((row) => row.id);
+  }
+
+  /** `recipientId:remindType` of the recipients who switched off these kinds' SMS (one query for the batch). */
+  private async smsSwitchedOff(executor: Executor, items: readonly NewNotification[]): Promise<Set<string>> {
+    const asked = items.flatMap((item) => {
+      const type = NOTIFICATION_KINDS[item.kind].sms ? REMINDER_TYPE_OF_KIND[item.kind] : undefined;
+      return type ? [{ userId: item.recipientId, type }] : [];
+    });
+    if (asked.length === 0) return new Set();
+    const off = await executor
+      .select({ userId: reminders.userId, type: reminders.remindType })
+      .from(reminders)
+      .where(
+        and(
+          eq(reminders.sms, false),
+          inArray(reminders.userId, [...new Set(asked.map((item) => item.userId))]),
+          inArray(reminders.remindType, [...new Set(asked.map((item) => item.type))]),
+        ),
+      );
+    return new Set(off.map((row) => `${row.userId}:${row.type}`));
   }
 
   /**
@@ -134,6 +168,8 @@ export class NotificationService {
 
     const owner = alias(users, 'owner');
     const recipient = alias(users, 'recipient');
+    // The wallet that pays for the recipient (a sub-account sharing the main balance: the main wallet).
+    const paying = alias(wallets, 'paying');
     const rows = await this.db
       .select({
         id: notifications.id,
@@ -143,6 +179,9 @@ export class NotificationService {
         balanceFen: wallets.balanceFen,
         instanceId: instances.instanceId,
         poweredOffAt: instances.poweredOffAt,
+        expiresAt: instances.expiresAt,
+        payingBalanceFen: paying.balanceFen,
+        thresholdFen: reminders.thresholdFen,
         dedupeKey: notifications.dedupeKey,
       })
       .from(notifications)
@@ -150,6 +189,11 @@ export class NotificationService {
       .leftJoin(recipient, eq(recipient.id, notifications.recipientId))
       .leftJoin(wallets, eq(wallets.accountId, notifications.recipientId))
       .leftJoin(instances, eq(instances.id, notifications.instanceRowId))
+      .leftJoin(
+        paying,
+        eq(paying.accountId, sql`case when ${recipient.accountType} = ${AccountType.SUB} and ${recipient.sharedMainBalance} then ${recipient.parentId} else ${recipient.id} end`),
+      )
+      .leftJoin(reminders, and(eq(notifications.kind, 'BALANCE_LOW'), eq(reminders.userId, notifications.recipientId), eq(reminders.remindType, 'BALANCE_LOW')))
       .where(
         inArray(
           notifications.id,
@@ -198,7 +242,14 @@ export class NotificationService {
     kind: NotificationKind,
     telephone: string,
     instanceIds: string[],
-    group: { balanceFen: number | null; poweredOffAt: Date | null; dedupeKey: string }[],
+    group: {
+      balanceFen: number | null;
+      poweredOffAt: Date | null;
+      expiresAt: Date | null;
+      payingBalanceFen: number | null;
+      thresholdFen: number | null;
+      dedupeKey: string;
+    }[],
     stockAlerts: ReadonlyMap<number, { zone: string; gpuModel: string; gpuNum: number }>,
   ): SmsNotice | null {
     const instancesText = instancesForSms(instanceIds);
@@ -209,6 +260,16 @@ export class NotificationService {
       const earliest = Math.min(...group.map((row) => row.poweredOffAt?.getTime() ?? Number.POSITIVE_INFINITY));
       const releaseAt = Number.isFinite(earliest) ? chinaDateTime(new Date(earliest + AUTO_RELEASE_DAYS * 86_400_000)) : '近日';
       return { telephone, kind: 'release_reminder', params: { instances: instancesText, releaseAt } };
+    }
+    if (kind === 'BALANCE_LOW') {
+      // Several crossings of one person in one batch (rare) make one text: the balance and threshold now.
+      const last = group[group.length - 1];
+      return { telephone, kind: 'balance_low', params: { balance: formatFen(last?.payingBalanceFen ?? 0), threshold: formatFen(last?.thresholdFen ?? 0) } };
+    }
+    if (kind === 'PACKAGE_EXPIRING') {
+      const earliest = Math.min(...group.map((row) => row.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY));
+      const expireAt = Number.isFinite(earliest) ? chinaDateTime(new Date(earliest)) : '近日';
+      return { telephone, kind: 'package_expiring', params: { instances: instancesText, expireAt } };
     }
     if (kind === 'STOCK_AVAILABLE') {
       const alerts = group.flatMap((row) => {

@@ -30,6 +30,8 @@ const KIND_TONES: Record<KnownNotificationKind, Tone> = {
   PACKAGE_RENEWED: 'primary',
   PACKAGE_EXPIRED: 'warning',
   STOCK_AVAILABLE: 'success',
+  BALANCE_LOW: 'warning',
+  PACKAGE_EXPIRING: 'warning',
 };
 
 function isKnownKind(kind: string): kind is KnownNotificationKind {
@@ -59,12 +61,17 @@ export function relativeTime(date: Date, now: Date): string {
 }
 
 /**
- * Where a notice leads: a stock alert to the market (rent the GPUs now), a notice about a live instance
- * to the instance list; nowhere when the session may not open that page. A released instance is gone.
+ * Where a notice leads: a stock alert to the market (rent the GPUs now), a low balance to 充值, a notice
+ * about a live instance to the instance list; nowhere when the session may not open that page. A
+ * released instance is gone.
  */
 export function noticeTarget(notice: Notification, session: SessionSnapshot): string | null {
+  if (notice.kind === 'BALANCE_LOW') return visiblePath(COMPUTE_PATHS.recharge, session);
   const path = notice.kind === 'STOCK_AVAILABLE' ? COMPUTE_PATHS.market : notice.instanceId && notice.kind !== 'AUTO_RELEASED' ? COMPUTE_PATHS.list : null;
-  if (!path) return null;
+  return path ? visiblePath(path, session) : null;
+}
+
+function visiblePath(path: string, session: SessionSnapshot): string | null {
   const route = findRoute(path);
   return route?.page && visibleTo(route, session) ? path : null;
 }

@@ -17,6 +17,8 @@ export const NOTIFICATION_TEXTS = {
     PACKAGE_RENEWED: '已自动续费',
     PACKAGE_EXPIRED: '套餐到期',
     STOCK_AVAILABLE: '到货提醒',
+    BALANCE_LOW: '余额不足',
+    PACKAGE_EXPIRING: '即将到期',
   },
   otherKind: '通知',
   justNow: '刚刚',

@@ -1,4 +1,4 @@
-import { KeyOutlined, LockOutlined, MobileOutlined, UserOutlined } from '@ant-design/icons';
+import { KeyOutlined, LockOutlined, MobileOutlined, UserOutlined, WechatOutlined } from '@ant-design/icons';
 import { AccountType } from '@slg/shared';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Avatar, Button, Card, Skeleton, Tag, Typography } from 'antd';
@@ -13,6 +13,7 @@ import { withAntd } from '../../../theme/AntdScope';
 import { ChangePhoneDialog } from './ChangePhoneDialog';
 import { NicknameEditor } from './NicknameEditor';
 import { PasswordDialog } from './PasswordDialog';
+import { WechatBinding } from './WechatBinding';
 import './accountSettings.css';
 import { ACCOUNT_SETTINGS_TEXTS } from './texts';
 
@@ -126,6 +127,7 @@ function AccountSettingsPage() {
               </Button>
             }
           />
+          {isSub ? null : <WechatBinding>{(row) => <SettingRow icon={<WechatOutlined />} title={T.wechat.title} {...row} />}</WechatBinding>}
           <SettingRow
             icon={<KeyOutlined />}
             title={T.security.sshKeys}

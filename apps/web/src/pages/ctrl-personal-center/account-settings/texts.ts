@@ -1,7 +1,7 @@
 /** 账号设置: texts of the page and its dialogs. */
 export const ACCOUNT_SETTINGS_TEXTS = {
   title: '账号设置',
-  description: '管理昵称、绑定手机号和登录密码',
+  description: '管理昵称、绑定的手机号与微信、登录密码',
   loadFailed: '账号信息加载失败',
   basic: {
     title: '基本信息',
@@ -37,6 +37,26 @@ export const ACCOUNT_SETTINGS_TEXTS = {
     changeHint: '建议定期更换，修改后其他设备上的登录将退出',
     change: '修改密码',
     create: '设置密码',
+  },
+  /** 微信绑定 (WechatBinding.tsx). */
+  wechat: {
+    title: '微信',
+    loading: '加载中',
+    loadFailed: '绑定状态加载失败',
+    retry: '重试',
+    unbound: '未绑定',
+    bound: (nickname: string | null) => (nickname ? `已绑定（${nickname}）` : '已绑定'),
+    binding: '正在绑定…',
+    boundHint: '可以使用该微信扫码登录',
+    unboundHint: '绑定后可以使用微信扫码登录',
+    bind: '绑定',
+    unbind: '解绑',
+    unbindConfirm: { title: '解绑微信', confirm: '解绑', cancel: '再想想' },
+    unbindEffect: (nickname: string | null) => `解绑后将不能使用该微信${nickname ? `（${nickname}）` : ''}登录，可以随时重新绑定。`,
+    unbindDone: '微信已解绑',
+    bindDone: '微信绑定成功',
+    cancelled: '已取消微信授权',
+    expired: '授权已过期，请重新扫码',
   },
   security: {
     title: '安全与访问',

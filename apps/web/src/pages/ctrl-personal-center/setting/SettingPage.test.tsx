@@ -63,7 +63,8 @@ describe('设置 · API令牌', () => {
     renderPage(<SettingPage />, '/x');
     expect(await screen.findByText('API令牌加载失败')).toBeTruthy();
     expect(screen.getByText('数据库连接失败')).toBeTruthy();
-    fireEvent.click(buttonByText('重试'));
+    // The 提醒设置 card (not mocked here) shows its own 重试.
+    fireEvent.click(buttonByText('重试', document.querySelector('.slg-token-list-card') as HTMLElement));
     expect(await screen.findByText('CI 部署')).toBeTruthy();
     expect(callsTo(api.fetchMock, 'GET', '/settings/token')).toHaveLength(2);
   });

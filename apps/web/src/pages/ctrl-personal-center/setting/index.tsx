@@ -14,6 +14,7 @@ import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
 import { CreateTokenDialog } from './components/CreateTokenDialog';
 import { RenameTokenDialog } from './components/RenameTokenDialog';
+import { ReminderSettings } from './components/ReminderSettings';
 import { UsageExample } from './components/UsageExample';
 import './setting.css';
 import { SETTING_TEXTS } from './texts';
@@ -219,13 +220,14 @@ function ApiTokensCard() {
   );
 }
 
-/** 设置: API令牌 and a way to the SSH公钥 page. */
+/** 设置: API令牌, 提醒设置 and a way to the SSH公钥 page. */
 function SettingPage() {
   return (
     <div className="slg-page">
       <PageHeader title={SETTING_TEXTS.title} description={SETTING_TEXTS.description} />
       <div className="slg-setting-layout">
         <ApiTokensCard />
+        <ReminderSettings />
         <Card className="slg-setting-link-card" size="small">
           <Link to="/ctrl-container-instances/sshSet" className="slg-setting-link">
             <div>

@@ -2,7 +2,7 @@ import { API_TOKEN_NAME_MAX, MAX_API_TOKENS } from '@slg/shared';
 
 export const SETTING_TEXTS = {
   title: '设置',
-  description: '管理用于脚本和程序调用 API 的令牌，以及登录实例用的 SSH 公钥。',
+  description: '管理用于脚本和程序调用 API 的令牌、余额与到期等提醒，以及登录实例用的 SSH 公钥。',
   tokens: {
     title: 'API令牌',
     intro: '令牌代表当前账号调用 API，拥有与当前账号相同的权限（子账号的令牌只有该子账号的权限）。令牌不能用于管理令牌、修改密码或手机号。停用或删除后立即失效。',
