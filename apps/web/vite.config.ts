@@ -132,6 +132,8 @@ export default defineConfig(({ command, mode }) => {
       proxy: {
         '/api': { target: API_TARGET, changeOrigin: true },
         '/sandbox-pay': { target: API_TARGET, changeOrigin: true },
+        // The dev WeChat stand-in's authorise page (WECHAT_LOGIN_PROVIDER=dev).
+        '/dev-oauth': { target: API_TARGET, changeOrigin: true },
       },
     },
     preview: { port: 4173 },

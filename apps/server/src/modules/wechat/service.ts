@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNull, lt } from 'drizzle-orm';
-import { AccountType } from '@slg/shared';
+import { AccountType, NICKNAME_MAX_LENGTH } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -256,6 +256,9 @@ export class WechatService {
         if (existing && existing.accountType !== AccountType.MAIN) throw new AppError('FORBIDDEN', WECHAT_MESSAGES.subAccountPhone);
         if (existing?.disabledAt) throw new AppError('FORBIDDEN', WECHAT_MESSAGES.disabled);
         const userId = existing?.id ?? (await this.auth.createMainAccount(tx, { telephone: input.telephone, passwordHash: null }));
+        // A new account is called by its WeChat nickname (an existing one keeps its own).
+        const wechatNickname = [...(ticket.nickname ?? '').trim()].slice(0, NICKNAME_MAX_LENGTH).join('');
+        if (!existing && wechatNickname) await tx.update(users).set({ nickName: wechatNickname }).where(eq(users.id, userId));
         await this.link(tx, userId, { subject: ticket.subject, nickname: ticket.nickname ?? '' });
         return { ...(await this.auth.sessions.start(tx, userId)), other: !existing };
       });

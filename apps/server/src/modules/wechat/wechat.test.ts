@@ -274,7 +274,7 @@ describe('WeChat sign-in', () => {
     expect(registered.body.result.other).toBe(true);
     const userId = await userIdOf(registered.body.result.jwtToken);
     const [account] = await db().select().from(users).where(eq(users.id, userId));
-    expect(account).toMatchObject({ telephone, accountType: 1, passwordHash: null });
+    expect(account).toMatchObject({ telephone, accountType: 1, passwordHash: null, nickName: who.nickname });
     expect((await db().select().from(wallets).where(eq(wallets.accountId, userId))).length).toBe(1);
     expect((await bindingOf(registered.body.result.jwtToken)).body.result).toMatchObject({ bound: true, nickname: who.nickname });
 
