@@ -45,6 +45,9 @@ import { sandboxGatewayRoutes } from './modules/billing/sandbox-gateway.js';
 import { wechatRoutes } from './modules/wechat/routes.js';
 import { devOAuthRoutes } from './providers/oauth/dev-routes.js';
 import { DEV_OAUTH_PREFIX } from './providers/oauth/dev.js';
+import { uploadRoutes } from './modules/uploads/routes.js';
+import { verificationRoutes } from './modules/verification/routes.js';
+import { verificationAdminRoutes } from './modules/verification/admin-routes.js';
 
 // `state` and `openId` (a WeChat bind ticket), `secret` and `access_token` (the dev WeChat stand-in) too.
 const SECRET_QUERY_KEYS = new Set(['code', 'password', 'token', 'refreshToken', 'captcha', 'state', 'openId', 'secret', 'access_token']);
@@ -179,6 +182,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await api.register(sshKeyRoutes(deps));
       await api.register(apiTokenRoutes(deps));
       await api.register(imageRoutes(deps));
+      await api.register(uploadRoutes(deps));
+      await api.register(verificationRoutes(deps));
+      await api.register(verificationAdminRoutes(deps));
       await api.register(reminderRoutes(deps));
     },
     { prefix: '/api/v1' },

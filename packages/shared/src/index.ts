@@ -10,4 +10,5 @@ export * from './stock-alerts.js';
 export * from './ssh-keys.js';
 export * from './api-tokens.js';
 export * from './images.js';
+export * from './identity.js';
 export * from './reminders.js';

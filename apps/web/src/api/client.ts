@@ -199,6 +199,10 @@ export function describeError(status: number, envelope: ResponseEnvelope | null)
   if (envelope && (envelope.rspcode === ErrorCodes.NAME_EXISTS.code || envelope.code === ErrorCodes.NAME_EXISTS.code)) {
     return ErrorCodes.NAME_EXISTS.message;
   }
+  // A 403 that is not about permissions: what to do, rather than 没有权限访问该资源.
+  if (envelope && (envelope.rspcode === ErrorCodes.VERIFICATION_REQUIRED.code || envelope.code === ErrorCodes.VERIFICATION_REQUIRED.code)) {
+    return ErrorCodes.VERIFICATION_REQUIRED.message;
+  }
   switch (status) {
     case 404:
       return ErrorCodes.NOT_FOUND.message;

@@ -18,6 +18,7 @@ export const NOTIFICATION_KINDS = [
   'STOCK_AVAILABLE',
   'BALANCE_LOW',
   'PACKAGE_EXPIRING',
+  'VERIFICATION_DECIDED',
 ] as const;
 export type KnownNotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -17,6 +17,8 @@ export const queryKeys = {
   notifications: ['notifications'] as const,
   /** 子账号管理: the main account's sub-accounts (api/subAccounts.ts). */
   subAccounts: ['sub-accounts'] as const,
+  /** 实名认证: the account's verification status (api/verification.ts). */
+  verification: ['verification'] as const,
   /** 账号设置 → 微信: the account's WeChat binding (api/wechat.ts). */
   wechatBinding: ['wechat-binding'] as const,
   /** 提醒设置: the caller's reminders and the balance they watch (api/reminders.ts). */

@@ -56,6 +56,8 @@ const BUILT = [
   '/ctrl-personal-center/personal-center/child-account-detail', '/ctrl-personal-center/personal-center/setting',
   // issue 9: 计费记录
   '/ctrl-personal-center/personal-center/charging-record',
+  // issue 9: 实名认证 and its three forms, 学校认证
+  ...['authentication', 'person-page', 'enter-page', 'edu-page', 'school-page'].map((p) => `/ctrl-personal-center/personal-center/${p}`),
   // issue 9: the sub-account's sign-in and its own page
   '/sub-account-login', '/ctrl-child-info/child-account-info',
 ];

@@ -128,6 +128,12 @@ const ChargingRecordPage = lazyPage(() => import('../pages/ctrl-personal-center/
 // 个人中心 · 子账号管理 and 子账号权限设置 (issue 9).
 const ChildAccountPage = lazyPage(() => import('../pages/ctrl-personal-center/child-account/index'));
 const ChildAccountDetailPage = lazyPage(() => import('../pages/ctrl-personal-center/child-account-detail/index'));
+// 个人中心 · 实名认证 (issue 9).
+const AuthenticationPage = lazyPage(() => import('../pages/ctrl-personal-center/authentication/index'));
+const PersonVerificationPage = lazyPage(() => import('../pages/ctrl-personal-center/person-page/index'));
+const EnterpriseVerificationPage = lazyPage(() => import('../pages/ctrl-personal-center/enter-page/index'));
+const StudentVerificationPage = lazyPage(() => import('../pages/ctrl-personal-center/edu-page/index'));
+const SchoolVerificationPage = lazyPage(() => import('../pages/ctrl-personal-center/school-page/index'));
 
 /** Where a sign-in lands without a `redirect` query. */
 export const CONSOLE_HOME_PATH = '/ctrl-overview/overview';
@@ -354,11 +360,11 @@ export const ROUTE_TABLE: RouteNode[] = [
     },
     children: [
       { path: 'account-settings', meta: { title: '账号设置', sidebar: true }, page: AccountSettingsPage },
-      { path: 'authentication', meta: { title: '实名认证', sidebar: true } },
-      { path: 'person-page', meta: { title: '个人认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' } },
-      { path: 'enter-page', meta: { title: '企业认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' } },
-      { path: 'edu-page', meta: { title: '学生认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' } },
-      { path: 'school-page', meta: { title: '学校认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' } },
+      { path: 'authentication', meta: { title: '实名认证', sidebar: true }, page: AuthenticationPage },
+      { path: 'person-page', meta: { title: '个人认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' }, page: PersonVerificationPage },
+      { path: 'enter-page', meta: { title: '企业认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' }, page: EnterpriseVerificationPage },
+      { path: 'edu-page', meta: { title: '学生认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' }, page: StudentVerificationPage },
+      { path: 'school-page', meta: { title: '学校认证', activeMenu: '/ctrl-personal-center/personal-center/authentication' }, page: SchoolVerificationPage },
       { path: 'charging-record', meta: { title: '计费记录', sidebar: true, permission: 'CONTAINER' }, page: ChargingRecordPage },
       { path: 'child-account', meta: { title: '子账号管理', sidebar: true }, page: ChildAccountPage },
       {

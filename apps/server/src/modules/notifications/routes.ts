@@ -10,7 +10,7 @@ const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 429
 
 const notificationSchema = z.object({
   id: z.number().int(),
-  kind: z.string().describe('ARREARS_POWER_OFF 欠费关机、RELEASE_REMINDER 即将释放、AUTO_RELEASED 已自动释放、PACKAGE_RENEWED 已自动续费、PACKAGE_EXPIRED 包周期到期、STOCK_AVAILABLE 到货提醒、BALANCE_LOW 余额不足、PACKAGE_EXPIRING 包年包月即将到期'),
+  kind: z.string().describe('ARREARS_POWER_OFF 欠费关机、RELEASE_REMINDER 即将释放、AUTO_RELEASED 已自动释放、PACKAGE_RENEWED 已自动续费、PACKAGE_EXPIRED 包周期到期、STOCK_AVAILABLE 到货提醒、BALANCE_LOW 余额不足、PACKAGE_EXPIRING 包年包月即将到期、VERIFICATION_DECIDED 实名认证审核结果'),
   title: z.string(),
   body: z.string(),
   instanceId: z.string().nullable().describe('相关实例ID'),

@@ -19,6 +19,7 @@ export const NOTIFICATION_KINDS = {
   STOCK_AVAILABLE: { sms: 'stock_alert' },
   BALANCE_LOW: { sms: 'balance_low' },
   PACKAGE_EXPIRING: { sms: 'package_expiring' },
+  VERIFICATION_DECIDED: { sms: null },
 } as const satisfies Record<string, { sms: SmsNoticeKind | null }>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
 

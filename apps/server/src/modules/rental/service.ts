@@ -39,6 +39,7 @@ import { priceSourceOf, toInstanceView, type InstanceView } from './views.js';
 import { runningCopyColumn, runningCopyOf } from './copy-view.js';
 import { assertNoRunningCopy } from './copy-guard.js';
 import { usableImage } from '../images/usable.js';
+import { assertVerifiedToCreate } from '../verification/gate.js';
 
 const AUTO_RELEASE_MS = AUTO_RELEASE_DAYS * 86_400_000;
 const MAX_SCHEDULE_AHEAD_DAYS = 30;
@@ -364,6 +365,7 @@ export class RentalService {
    */
   async create(tx: Transaction, principal: Principal, input: CreateInstanceInput, clone?: CloneOf) {
     const owner = ownershipFor(principal, 'CONTAINER');
+    await assertVerifiedToCreate(tx, this.deps.config, principal);
     const charging = chargingOf(input.chargingRuleId, input.rentAmount, input.voucherId);
     const found = await this.hostWithModel(tx, input.hostId);
     this.assertGpuNum(found.host, input.gpuNum);

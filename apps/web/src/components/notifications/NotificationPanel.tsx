@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useUnreadCountQuery, type KnownNotificationKind, type Notification } from '../../api/notifications';
 import { COMPUTE_PATHS } from '../../pages/ctrl-container-instances/paths';
+import { VERIFY_PATHS } from '../../pages/ctrl-personal-center/authentication/paths';
 import type { SessionSnapshot } from '../../router/guards';
 import { visibleTo } from '../../router/menus';
 import { findRoute } from '../../router/routes';
@@ -32,6 +33,7 @@ const KIND_TONES: Record<KnownNotificationKind, Tone> = {
   STOCK_AVAILABLE: 'success',
   BALANCE_LOW: 'warning',
   PACKAGE_EXPIRING: 'warning',
+  VERIFICATION_DECIDED: 'primary',
 };
 
 function isKnownKind(kind: string): kind is KnownNotificationKind {
@@ -67,6 +69,7 @@ export function relativeTime(date: Date, now: Date): string {
  */
 export function noticeTarget(notice: Notification, session: SessionSnapshot): string | null {
   if (notice.kind === 'BALANCE_LOW') return visiblePath(COMPUTE_PATHS.recharge, session);
+  if (notice.kind === 'VERIFICATION_DECIDED') return visiblePath(VERIFY_PATHS.overview, session);
   const path = notice.kind === 'STOCK_AVAILABLE' ? COMPUTE_PATHS.market : notice.instanceId && notice.kind !== 'AUTO_RELEASED' ? COMPUTE_PATHS.list : null;
   return path ? visiblePath(path, session) : null;
 }

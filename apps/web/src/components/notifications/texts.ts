@@ -19,6 +19,7 @@ export const NOTIFICATION_TEXTS = {
     STOCK_AVAILABLE: '到货提醒',
     BALANCE_LOW: '余额不足',
     PACKAGE_EXPIRING: '即将到期',
+    VERIFICATION_DECIDED: '实名认证',
   },
   otherKind: '通知',
   justNow: '刚刚',

@@ -25,7 +25,7 @@ import { HostSummary } from '../createInstances/HostSummary';
 import '../instances.css';
 import { balanceRow } from '../orderParts/OrderFigures';
 import { OrderPayCard, refusalOf, type Refusal } from '../orderParts/OrderPayCard';
-import { HostBlockedAlert, OrderBillingCard, OrderLinkProblem } from '../orderParts/OrderSummaryParts';
+import { HostBlockedAlert, OrderBillingCard, OrderLinkProblem, useVerificationNeeded, VerificationNeededAlert } from '../orderParts/OrderSummaryParts';
 import { cloneInstancesPath, COMPUTE_PATHS } from '../paths';
 import { CONFIRM_CLONE_TEXTS } from './texts';
 
@@ -136,6 +136,7 @@ function CloneOrder({ source, host, choice }: { source: InstanceView; host: Mark
 
   const clonable = canDo(source, 'clone');
   const blocker = hostBlocker(host, { source, gpuNum: choice.gpuNum, copyData: choice.copyData, releaseSource: choice.releaseSource, imageCuda });
+  const verificationNeeded = useVerificationNeeded();
   const total = balance.data?.totalBalance;
   const links = { chooseHost: chooseAgainPath({ ...choice, zoneId: host.zoneId }, false), change: chooseAgainPath({ ...choice, zoneId: host.zoneId }) };
   const submitText = (quote: ClonePrepayResult | undefined) =>
@@ -170,12 +171,13 @@ function CloneOrder({ source, host, choice }: { source: InstanceView; host: Mark
           links={links}
           warnings={
             <>
+              {verificationNeeded ? <VerificationNeededAlert /> : null}
               {clonable ? null : <Alert type="warning" showIcon className="slg-create-alert" title={CLONE_PAGE_TEXTS.mustBeOff(statusLabelOf(source))} />}
               {blocker && !refusal ? <HostBlockedAlert title={CLONE_PAGE_TEXTS.summary.blocked} reason={blocker} chooseHost={links.chooseHost} /> : null}
             </>
           }
           refusal={refusal}
-          ready={clonable && blocker === null}
+          ready={clonable && blocker === null && !verificationNeeded}
           submitText={submitText}
           submitting={clone.isPending}
           danger={choice.releaseSource}

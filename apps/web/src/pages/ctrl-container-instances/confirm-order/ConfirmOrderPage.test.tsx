@@ -207,6 +207,19 @@ describe('确认订单', () => {
     expect(buttonByText('确认创建').disabled).toBe(true);
   }, 20_000);
 
+  it('with 实名认证 required and none approved, says so with 去认证 and keeps the button off', async () => {
+    const { fetchMock } = mock({
+      'GET /verification/status': () => ok({ verified: false, required: true, person: null, enterprise: null, student: null }),
+    });
+    renderPage(<ConfirmOrderPage />, `${PATH}?${USAGE_QUERY}`);
+    await orderShown();
+    expect(await screen.findByText('请先完成实名认证')).toBeTruthy();
+    expect(hrefOf('去认证').pathname).toBe('/ctrl-personal-center/personal-center/authentication');
+    agree();
+    expect(buttonByText('确认创建').disabled).toBe(true);
+    expect(callsTo(fetchMock, 'POST', '/rental')).toHaveLength(0);
+  }, 20_000);
+
   it('a payment refused for the balance says so once, with 去充值', async () => {
     let balance = 1_000_000;
     const { fetchMock } = mock({

@@ -39,7 +39,7 @@ import { CREATE_INSTANCE_TEXTS } from '../createInstances/texts';
 import '../instances.css';
 import { balanceRow, OrderFigures } from '../orderParts/OrderFigures';
 import { OrderPayCard, refusalOf, type Refusal } from '../orderParts/OrderPayCard';
-import { CreateNoticeCard, HostBlockedAlert, OrderBillingCard, OrderLinkProblem } from '../orderParts/OrderSummaryParts';
+import { CreateNoticeCard, HostBlockedAlert, OrderBillingCard, OrderLinkProblem, useVerificationNeeded, VerificationNeededAlert } from '../orderParts/OrderSummaryParts';
 import '../orderParts/order.css';
 import { ORDER_TEXTS } from '../orderParts/texts';
 import { COMPUTE_PATHS } from '../paths';
@@ -154,10 +154,12 @@ function CreateOrder({ host, choice }: { host: MarketHost; choice: CreateChoice 
   });
 
   const blocker = hostBlocker(host, choice.gpuNum);
+  const verificationNeeded = useVerificationNeeded();
   const total = balance.data?.totalBalance;
   // Once the server has refused, its answer is the one said (the page's own check would repeat it).
   const warnings = refusal ? null : (
     <>
+      {verificationNeeded ? <VerificationNeededAlert /> : null}
       {blocker ? <HostBlockedAlert title={T.blocked.title} reason={blocker} chooseHost={links.chooseHost} /> : null}
       {image.problem ? (
         <Alert
@@ -195,7 +197,7 @@ function CreateOrder({ host, choice }: { host: MarketHost; choice: CreateChoice 
           links={links}
           warnings={warnings}
           refusal={refusal}
-          ready={blocker === null && image.problem === null}
+          ready={blocker === null && image.problem === null && !verificationNeeded}
           submitText={(quote) => (packageKey && quote ? T.submitPaying(formatYuan(quote.payable)) : T.submit)}
           submitting={create.isPending}
           onSubmit={() => {

@@ -1,8 +1,10 @@
 import { CHARGING_RULES, packageKeyOfRule, type PackageKey } from '@slg/shared';
 import { Alert, Card, Descriptions, Result, Typography } from 'antd';
 import type { ReactNode } from 'react';
+import { useVerificationStatusQuery } from '../../../api/verification';
 import { useUnusedVouchersQuery } from '../../../api/vouchers';
 import { LinkButton } from '../../../components/LinkButton';
+import { VERIFY_PATHS } from '../../ctrl-personal-center/authentication/paths';
 import { CREATE_INSTANCE_TEXTS } from '../createInstances/texts';
 import type { OrderBilling } from './orderQuery';
 import { ORDER_TEXTS } from './texts';
@@ -80,6 +82,32 @@ export function HostBlockedAlert({ title, reason, chooseHost }: { title: string;
       action={
         <LinkButton size="small" to={chooseHost}>
           {T.refusal.chooseHost}
+        </LinkButton>
+      }
+    />
+  );
+}
+
+/**
+ * With REQUIRE_VERIFICATION on, an account without an approved 实名认证 is told so before it pays (the
+ * server refuses it anyway); `needed` is false while the status loads or when it is not required.
+ */
+export function useVerificationNeeded(): boolean {
+  const status = useVerificationStatusQuery();
+  return Boolean(status.data?.required && !status.data.verified);
+}
+
+export function VerificationNeededAlert() {
+  return (
+    <Alert
+      type="warning"
+      showIcon
+      className="slg-create-alert"
+      title={T.verification.title}
+      description={T.verification.body}
+      action={
+        <LinkButton size="small" type="primary" to={VERIFY_PATHS.overview}>
+          {T.verification.action}
         </LinkButton>
       }
     />

@@ -46,4 +46,9 @@ export const ORDER_TEXTS = {
   link: {
     again: '重新选择',
   },
+  verification: {
+    title: '请先完成实名认证',
+    body: '平台要求完成实名认证（个人、企业或学生认证任一通过即可）后才能创建实例，认证通过后回到此页即可创建。',
+    action: '去认证',
+  },
 } as const;
