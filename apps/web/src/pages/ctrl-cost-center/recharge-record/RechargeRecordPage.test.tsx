@@ -2,7 +2,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RechargeDto } from '../../../api/billing';
 import { queryKeys } from '../../../api/queryKeys';
-import { callsTo, failure, mockApi, ok, page, renderPage, type Handler } from '../testing';
+import { buttonByText, buttonsByText, callsTo, failure, type Handler, mockApi, ok, page, renderPage } from '../testing';
 import { QR_PENDING_POLL_MS } from './live';
 import RechargeRecordPage from './index';
 
@@ -83,7 +83,7 @@ describe('充值记录 actions', { timeout: 30_000 }, () => {
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
     const tableRow = await rowOf(row.rechargeId);
     expect(within(tableRow).getByText('待支付')).toBeTruthy();
-    fireEvent.click(within(tableRow).getByRole('button', { name: '去支付' }));
+    fireEvent.click(buttonByText('去支付', tableRow));
 
     const dialog = await dialogTitled(title);
     expect(within(dialog).getByRole('img', { name: scan })).toBeTruthy();
@@ -109,16 +109,16 @@ describe('充值记录 actions', { timeout: 30_000 }, () => {
     });
     renderPage(<RechargeRecordPage />);
     const row = await rowOf('RC1');
-    fireEvent.click(within(row).getByRole('button', { name: '取消' }));
+    fireEvent.click(buttonByText('取消', row));
     const dialog = await dialogTitled('取消这笔充值？');
     expect(within(dialog).getByText('取消后该笔充值将关闭，若已扫码付款请勿取消。')).toBeTruthy();
     expect(within(dialog).getByText('充值单号 RC1，金额 ¥100.00。')).toBeTruthy();
-    fireEvent.click(within(dialog).getByRole('button', { name: '再想想' }));
+    fireEvent.click(buttonByText('再想想', dialog));
     expect(callsTo(mock.fetchMock, 'POST', '/payment/recharge/RC1/cancel')).toHaveLength(0);
 
-    fireEvent.click(within(await rowOf('RC1')).getByRole('button', { name: '取消' }));
+    fireEvent.click(buttonByText('取消', await rowOf('RC1')));
     await act(async () => {
-      fireEvent.click(within(await dialogTitled('取消这笔充值？')).getByRole('button', { name: '取消充值' }));
+      fireEvent.click(buttonByText('取消充值', await dialogTitled('取消这笔充值？')));
     });
     await waitFor(() => expect(callsTo(mock.fetchMock, 'POST', '/payment/recharge/RC1/cancel')).toHaveLength(1));
     const updated = await waitFor(async () => {
@@ -126,8 +126,8 @@ describe('充值记录 actions', { timeout: 30_000 }, () => {
       expect(within(tableRow).getByText('已取消')).toBeTruthy();
       return tableRow;
     });
-    expect(within(updated).queryByRole('button', { name: '去支付' })).toBeNull();
-    expect(within(updated).queryByRole('button', { name: '取消' })).toBeNull();
+    expect((buttonsByText('去支付', updated)[0] ?? null)).toBeNull();
+    expect((buttonsByText('取消', updated)[0] ?? null)).toBeNull();
     expect(await screen.findByText('充值已取消')).toBeTruthy();
   });
 
@@ -138,9 +138,9 @@ describe('充值记录 actions', { timeout: 30_000 }, () => {
     });
     const { queryClient } = renderPage(<RechargeRecordPage />);
     const invalidate = vi.spyOn(queryClient, 'invalidateQueries');
-    fireEvent.click(within(await rowOf('RC1')).getByRole('button', { name: '取消' }));
+    fireEvent.click(buttonByText('取消', await rowOf('RC1')));
     await act(async () => {
-      fireEvent.click(within(await dialogTitled('取消这笔充值？')).getByRole('button', { name: '取消充值' }));
+      fireEvent.click(buttonByText('取消充值', await dialogTitled('取消这笔充值？')));
     });
     expect(await screen.findByText('该订单已支付，款项已计入账户余额')).toBeTruthy();
     expect(invalidate).toHaveBeenCalledWith({ queryKey: queryKeys.balance });
@@ -162,8 +162,8 @@ describe('充值记录 actions', { timeout: 30_000 }, () => {
     expect(within(submitted).queryByRole('button')).toBeNull();
     const notYet = await rowOf('RCB2');
     expect(within(notYet).getByText('待确认')).toBeTruthy();
-    expect(within(notYet).getByRole('button', { name: '提交流水号' })).toBeTruthy();
-    expect(within(notYet).queryByRole('button', { name: '去支付' })).toBeNull();
+    expect(buttonByText('提交流水号', notYet)).toBeTruthy();
+    expect((buttonsByText('去支付', notYet)[0] ?? null)).toBeNull();
   });
 });
 
