@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { E2E_OPERATOR_PHONE } from '../playwright.config.js';
 
 let counter = 0;
 /** A phone number no other test of this run uses. */
@@ -56,4 +57,13 @@ export async function registerByApi(
   const registered = await request.post('/api/v1/auth/register', { data: { telephone, password, code, countryCode: 86 } });
   expect(registered.ok()).toBe(true);
   return ((await registered.json()) as { result: { jwtToken: string; refreshToken: string } }).result;
+}
+
+/** The operator of the run (E2E_OPERATOR_PHONE): registered by whichever test needs it first. */
+export async function operatorToken(request: APIRequestContext): Promise<string> {
+  const registered = await registerByApi(request, E2E_OPERATOR_PHONE).catch(async () => {
+    const login = await request.post('/api/v1/auth/login', { data: { telephone: E2E_OPERATOR_PHONE, password: DEFAULT_PASSWORD, countryCode: 86 } });
+    return ((await login.json()) as { result: { jwtToken: string } }).result;
+  });
+  return registered.jwtToken;
 }

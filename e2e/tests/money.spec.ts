@@ -1,15 +1,11 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { E2E_OPERATOR_PHONE } from '../playwright.config.js';
-import { DEFAULT_PASSWORD, freshPhone, registerByApi, signInWithPassword } from './fixtures.js';
+import { expect, test } from '@playwright/test';
+import { DEFAULT_PASSWORD, freshPhone, operatorToken, registerByApi, signInWithPassword } from './fixtures.js';
 
 test('recharge ¥100 through the sandbox gateway, see it everywhere, redeem a code, request and cancel an invoice', async ({ page, request }) => {
   // The operator issues a ¥20 balance code through the API (its console comes later).
-  const operator = await registerByApi(request, E2E_OPERATOR_PHONE).catch(async () => {
-    const login = await request.post('/api/v1/auth/login', { data: { telephone: E2E_OPERATOR_PHONE, password: DEFAULT_PASSWORD, countryCode: 86 } });
-    return ((await login.json()) as { result: { jwtToken: string } }).result;
-  });
+  const operator = await operatorToken(request);
   const codes = await request.post('/api/v1/admin/redeem-codes', {
-    headers: { authorization: `Bearer ${operator.jwtToken}` },
+    headers: { authorization: `Bearer ${operator}` },
     data: { name: '新用户礼包', count: 1, kind: 'BALANCE', amount: 2_000, expiresInDays: 30 },
   });
   expect(codes.ok()).toBe(true);
@@ -79,15 +75,6 @@ test('recharge ¥100 through the sandbox gateway, see it everywhere, redeem a co
     await expect(invoiceRow).toContainText('已取消');
   });
 });
-
-/** The operator of the run (E2E_OPERATOR_PHONE): registered by whichever test needs it first. */
-async function operatorToken(request: APIRequestContext): Promise<string> {
-  const registered = await registerByApi(request, E2E_OPERATOR_PHONE).catch(async () => {
-    const login = await request.post('/api/v1/auth/login', { data: { telephone: E2E_OPERATOR_PHONE, password: DEFAULT_PASSWORD, countryCode: 86 } });
-    return ((await login.json()) as { result: { jwtToken: string } }).result;
-  });
-  return registered.jwtToken;
-}
 
 test('pending payments are live and recoverable: pay later from 充值记录, cancel one, a bank transfer confirmed by the operator', async ({ page, context, request }) => {
   const operator = await operatorToken(request);

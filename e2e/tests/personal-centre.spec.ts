@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { codeFromOutbox, freshPhone, storedSession } from './fixtures.js';
+import { codeFromOutbox, DEFAULT_PASSWORD, freshPhone, operatorToken, registerByApi, signInWithPassword, storedSession } from './fixtures.js';
 
 async function signOut(page: Page) {
   await page.getByRole('button', { name: '账号菜单' }).click();
@@ -62,5 +62,40 @@ test('微信登录: an unknown WeChat binds a phone (new account named after it)
     await page.getByRole('button', { name: '拒绝' }).click();
     await expect(page.getByText('已取消微信授权')).toBeVisible();
     expect((await storedSession(page)).token).toBeFalsy();
+  });
+});
+
+test('实名认证: a person submits name and ID number, sees 审核中, and the operator\'s approval shows without a reload', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const telephone = freshPhone();
+  await registerByApi(request, telephone);
+  await page.goto('/login?redirect=%2Fctrl-personal-center%2Fpersonal-center%2Fauthentication');
+  await signInWithPassword(page, telephone, DEFAULT_PASSWORD);
+  await expect(page.getByRole('heading', { level: 1, name: '实名认证' })).toBeVisible();
+
+  await test.step('个人认证: a wrong check character is refused on its field, the right number is submitted', async () => {
+    await page.getByRole('link', { name: '立即认证：个人认证' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: '个人认证' })).toBeVisible();
+    await page.getByLabel('真实姓名').fill('张三');
+    await page.getByLabel('身份证号').fill('110105194912310021');
+    await page.getByRole('button', { name: '提交认证' }).click();
+    await expect(page.getByText('身份证号校验位不正确，请检查后重新输入')).toBeVisible();
+    await page.getByLabel('身份证号').fill('11010519491231002X');
+    await page.getByRole('checkbox', { name: /本人承诺所填信息真实有效/ }).check();
+    await page.getByRole('button', { name: '提交认证' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: '实名认证' })).toBeVisible();
+    await expect(page.getByText('审核中，结果出来后本页自动更新')).toBeVisible();
+    // Masked, never in full.
+    await expect(page.getByText('1101**********002X')).toBeVisible();
+  });
+
+  await test.step('the operator approves through the operator API; the page follows by itself', async () => {
+    const operator = { authorization: `Bearer ${await operatorToken(request)}` };
+    const pending = await request.get('/api/v1/admin/verifications?status=PENDING&kind=PERSON&pageSize=100', { headers: operator });
+    const { list } = ((await pending.json()) as { result: { list: { id: number; details: { idNumber: string } }[] } }).result;
+    const mine = list.find((item) => item.details.idNumber === '11010519491231002X');
+    expect(mine).toBeTruthy();
+    expect((await request.post(`/api/v1/admin/verifications/${mine?.id}/approve`, { headers: operator })).ok()).toBe(true);
+    await expect(page.getByText('您的账号已完成实名认证')).toBeVisible({ timeout: 20_000 });
   });
 });
