@@ -35,6 +35,7 @@ describe('学生认证', () => {
     expect(await screen.findByText('card.png')).toBeTruthy();
     expect((callsTo(api.fetchMock, 'POST', '/user/upload/private')[0]?.[1]?.body as FormData).get('purpose')).toBe('STUDENT_CARD');
     fireEvent.click(screen.getByLabelText(/本人承诺/));
+    await waitFor(() => expect(buttonByText('提交认证').disabled).toBe(false));
     fireEvent.click(buttonByText('提交认证'));
     await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/verification/student')).toHaveLength(1));
     expect(JSON.parse(String(callsTo(api.fetchMock, 'POST', '/verification/student')[0]?.[1]?.body))).toEqual({

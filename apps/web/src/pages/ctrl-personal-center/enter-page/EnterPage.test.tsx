@@ -61,11 +61,16 @@ describe('企业认证', () => {
     expect((sent.get('file') as File).name).toBe('营业执照.jpg');
     expect(screen.getByText('2.0 KB')).toBeTruthy();
 
-    fireEvent.click(screen.getByRole('button', { name: '移除营业执照' }));
+    // 移除 is enabled once the upload has settled, a moment after its name shows.
+    const remove = screen.getByRole('button', { name: '移除营业执照' }) as HTMLButtonElement;
+    await waitFor(() => expect(remove.disabled).toBe(false));
+    fireEvent.click(remove);
     expect(screen.queryByText('营业执照.jpg')).toBeNull();
     choose(jpeg());
     await screen.findByText('营业执照.jpg');
 
+    // Submitting waits for the upload to settle too.
+    await waitFor(() => expect(buttonByText('提交认证').disabled).toBe(false));
     fireEvent.click(buttonByText('提交认证'));
     await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/verification/enterprise')).toHaveLength(1));
     expect(JSON.parse(String(callsTo(api.fetchMock, 'POST', '/verification/enterprise')[0]?.[1]?.body))).toEqual({
