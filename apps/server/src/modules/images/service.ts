@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { hosts, imageShares, instances, privateImages, publicImages, users } from '../../db/schema/index.js';
 import { ownedBy, ownershipFor } from '../../db/scope.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { isUniqueViolation, violatedConstraint } from '../../db/errors.js';
 import { AppError } from '../../http/errors.js';
 import { offsetOf, pageOf, type PageQuery } from '../../http/pagination.js';
 import { DriverError } from '../../compute/driver.js';
@@ -26,17 +26,6 @@ function newImageId(): string {
 /** GB as the console shows them: one decimal. */
 function roundGb(value: number): number {
   return Math.round(value * 10) / 10;
-}
-
-/** The unique index a unique violation hit, from either driver (drizzle may wrap the error in `cause`). */
-function violatedConstraint(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth += 1) {
-    const constraint = (current as { constraint?: unknown }).constraint;
-    if (typeof constraint === 'string') return constraint;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 export interface PrivateImageView {

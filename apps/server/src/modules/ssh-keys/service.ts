@@ -3,7 +3,7 @@ import { MAX_SSH_KEYS, type Page, type SshKeyType } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import { sshKeys, users } from '../../db/schema/index.js';
 import { ownedBy, ownershipFor } from '../../db/scope.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { isUniqueViolation, violatedConstraint } from '../../db/errors.js';
 import { AppError } from '../../http/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
 import type { Principal } from '../auth/principal.js';
@@ -29,17 +29,6 @@ export interface SshKeyView {
 }
 
 type SshKeyRow = typeof sshKeys.$inferSelect;
-
-/** The unique index a unique violation hit, from either driver (drizzle may wrap the error in `cause`). */
-function violatedConstraint(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth += 1) {
-    const constraint = (current as { constraint?: unknown }).constraint;
-    if (typeof constraint === 'string') return constraint;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
 
 const NAME_INDEX = 'ssh_keys_creator_name_key';
 const FINGERPRINT_INDEX = 'ssh_keys_creator_fingerprint_key';

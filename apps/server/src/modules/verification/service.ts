@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
 import { VERIFICATION_KIND_LABELS, type Page, type PrivateUploadPurpose, type VerificationKind, type VerificationStatus } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
-import { isUniqueViolation } from '../../db/errors.js';
+import { isUniqueViolation, violatedConstraint } from '../../db/errors.js';
 import { privateUploads, users, verifications } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
@@ -40,17 +40,6 @@ function exclusionMessage(kind: VerificationKind, live: VerificationKind): strin
   if (kind === 'STUDENT') return T.studentOnEnterprise;
   if (kind === 'ENTERPRISE' && live === 'STUDENT') return T.enterpriseOnStudent;
   return T.personOrEnterprise(live);
-}
-
-/** The unique index a unique violation hit, from either driver (drizzle may wrap the error in `cause`). */
-function violatedConstraint(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth += 1) {
-    const constraint = (current as { constraint?: unknown }).constraint;
-    if (typeof constraint === 'string') return constraint;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
 }
 
 interface Submission {
