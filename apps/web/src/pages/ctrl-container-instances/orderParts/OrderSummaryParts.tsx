@@ -104,11 +104,14 @@ export function VerificationNeededAlert() {
       showIcon
       className="slg-create-alert"
       title={T.verification.title}
-      description={T.verification.body}
-      action={
-        <LinkButton size="small" type="primary" to={VERIFY_PATHS.overview}>
-          {T.verification.action}
-        </LinkButton>
+      description={
+        <>
+          {/* Below the text, not beside it: the pay card is narrow. */}
+          <Typography.Paragraph>{T.verification.body}</Typography.Paragraph>
+          <LinkButton size="small" type="primary" to={VERIFY_PATHS.overview}>
+            {T.verification.action}
+          </LinkButton>
+        </>
       }
     />
   );
