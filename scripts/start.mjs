@@ -3,7 +3,7 @@
 // server (which migrates, seeds and serves console + API on PORT).
 import { spawnSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -26,7 +26,10 @@ if (!existsSync(builtIndex) || statSync(builtIndex).mtimeMs < sourcesTime) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const tsx = join(root, 'node_modules/.bin/tsx');
-const server = spawn(tsx, ['apps/server/src/main.ts'], { cwd: root, stdio: 'inherit', env: process.env });
+// node_modules/.bin first: the `node` package there is the Node 24 the platform runs on, whatever
+// Node started this script (npm start puts it first already; `node scripts/start.mjs` does not).
+const bin = join(root, 'node_modules/.bin');
+const env = { ...process.env, PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` };
+const server = spawn(join(bin, 'tsx'), ['apps/server/src/main.ts'], { cwd: root, stdio: 'inherit', env });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
