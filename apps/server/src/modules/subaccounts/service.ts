@@ -1,5 +1,4 @@
-import { and, count, desc, eq, getTableColumns, is, isNull, sql } from 'drizzle-orm';
-import { PgTable } from 'drizzle-orm/pg-core';
+import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import {
   ALLOWED_LEVELS,
   AUTHORITY_TYPE_LABELS,
@@ -15,7 +14,6 @@ import {
 } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
-import * as schema from '../../db/schema/index.js';
 import { instances, users, wallets } from '../../db/schema/index.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError, forbidden } from '../../http/errors.js';
@@ -24,6 +22,7 @@ import { isMainAccount, type Principal } from '../auth/principal.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from '../auth/passwords.js';
 import { SessionService, type TokenPair } from '../auth/sessions.js';
 import { postTransaction } from '../billing/ledger.js';
+import { applySubAccountDeletion, payFromMainWallet } from './deletion.js';
 import { clearAttempts, giveBackAttempt, takeAttempt } from '../security/attempts.js';
 import { PASSWORD_CHECKS, passwordLocked } from '../security/rules.js';
 import { SmsCodeService } from '../sms/service.js';
@@ -51,17 +50,6 @@ export interface CreateSubAccountInput {
   sharedMainBalance?: boolean | undefined;
   permissions?: PermissionGrant[] | undefined;
 }
-
-/** Every table whose rows belong to a main account and name who created them (DESIGN §5). */
-const OWNED_TABLES: { table: PgTable; ownerId: typeof instances.ownerId; creatorId: typeof instances.creatorId }[] = Object.values(schema).flatMap(
-  (value) => {
-    if (!is(value, PgTable)) return [];
-    const columns = getTableColumns(value) as Record<string, unknown>;
-    const ownerId = columns.ownerId as typeof instances.ownerId | undefined;
-    const creatorId = columns.creatorId as typeof instances.creatorId | undefined;
-    return ownerId && creatorId ? [{ table: value, ownerId, creatorId }] : [];
-  },
-);
 
 /** The sign-in lockout subject of a sub-account name (names are case-insensitive for the lockout). */
 function loginSubject(username: string): string {
@@ -239,6 +227,7 @@ export class SubAccountService {
             now: this.deps.now(),
           });
         }
+        await payFromMainWallet(tx, sub.id, principal.userId);
       }
       await tx
         .update(users)
@@ -390,17 +379,9 @@ export class SubAccountService {
       if (instanceCount > 0 && !transferResources) {
         throw new AppError('STATE_CONFLICT', `子账号还有${instanceCount}个未释放的实例，确认转移给主账号后才能删除`);
       }
-      let transferred = 0;
-      for (const owned of OWNED_TABLES) {
-        const moved = await tx
-          .update(owned.table)
-          .set({ creatorId: principal.userId } as never)
-          .where(and(eq(owned.ownerId, principal.userId), eq(owned.creatorId, sub.id)))
-          .returning({ one: sql`1` });
-        transferred += moved.length;
-      }
       const balance = await walletBalance(tx, sub.id);
       if (balance < 0) throw new AppError('STATE_CONFLICT', `子账号欠费${formatYuan(-balance)}，请先为其充值后再删除`);
+      const { transferred } = await applySubAccountDeletion(tx, sub.id, principal.userId);
       if (balance > 0) {
         await postTransaction(tx, {
           type: 'TRANSFER',
@@ -414,8 +395,8 @@ export class SubAccountService {
         });
       }
       const now = this.deps.now();
-      // The name is freed for a new sub-account; the row stays for the history that names it.
-      await tx.update(users).set({ disabledAt: now, username: null, updatedAt: now }).where(eq(users.id, sub.id));
+      // The name and the phone are freed for another account; the row stays for the history that names it.
+      await tx.update(users).set({ disabledAt: now, username: null, telephone: null, updatedAt: now }).where(eq(users.id, sub.id));
       await this.sessions.endAllFor(tx, sub.id);
       return { transferred };
     });

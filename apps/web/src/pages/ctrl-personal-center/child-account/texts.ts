@@ -107,11 +107,11 @@ export const CHILD_ACCOUNT_TEXTS = {
   },
   remove: {
     title: (username: string) => `删除子账号 ${username}？`,
-    body: '删除后该子账号立即无法登录，已登录的设备和它的API令牌同时失效；它创建的实例、镜像等资源转给主账号，剩余余额退回主账号。此操作不能撤销。',
+    body: '删除后该子账号立即无法登录，已登录的设备同时失效，它的API令牌、SSH公钥和微信绑定一并删除；它创建的实例、镜像等资源转给主账号，剩余余额退回主账号。此操作不能撤销。',
     confirm: '删除',
     cancel: '再想想',
     transferTitle: '子账号还有未释放的实例',
-    transferBody: '确认后，这些实例会转给主账号继续运行和计费，然后删除子账号。',
+    transferBody: '确认后，这些实例会转给主账号继续运行并从主账号余额计费，然后删除子账号。实例中仍保留子账号创建时设置的 root 密码和写入的 SSH 公钥，转移后请修改实例密码并检查 ~/.ssh/authorized_keys。',
     transferConfirm: '转移并删除',
     done: '子账号已删除',
     doneTransferred: (count: number) => `子账号已删除，${count}项资源已转给主账号`,
