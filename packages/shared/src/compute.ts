@@ -154,14 +154,48 @@ export function packageEnd(from: Date, key: PackageKey, count: number): Date {
   return new Date(from.getTime() + PACKAGE_PERIOD_DAYS[key] * count * 86_400_000);
 }
 
+const HOUR_MS = 3_600_000;
+
+/**
+ * How far into a package its hours are priced: the package began at `startedAt`, and its first
+ * `pricedHours` hours were priced (`pricedFen`) at the GPU counts in force during them.
+ */
+export interface PackageHours {
+  startedAt: Date;
+  pricedHours: number;
+  pricedFen: number;
+}
+
+/**
+ * The pay-as-you-go price of every hour begun in a package: the hours already priced, then the rest
+ * at `usageRateFenPerHour` (the rate of the GPU count in force now). Each hour is priced at the most
+ * GPUs in force during it, since a GPU-count change prices the hours up to it (`priceHoursUpTo`).
+ */
+export function packageUsedFen(hours: PackageHours, usageRateFenPerHour: number, now: Date): number {
+  const begun = Math.max(0, Math.ceil((now.getTime() - hours.startedAt.getTime()) / HOUR_MS));
+  return hours.pricedFen + usageRateFenPerHour * Math.max(0, begun - hours.pricedHours);
+}
+
+/**
+ * Fixes the price of a package's hours before a GPU-count change from a count whose usage rate is
+ * `rateBeforeFenPerHour`: a reduction leaves the hour in progress at the old count (the removed GPUs
+ * are refunded from the next whole hour on), an increase prices it at the new one (the added GPUs pay
+ * for it). So every hour is priced at the most GPUs in force during it, as the change's quote charged.
+ */
+export function priceHoursUpTo(hours: PackageHours, rateBeforeFenPerHour: number, now: Date, change: 'more' | 'fewer'): { pricedHours: number; pricedFen: number } {
+  const elapsed = Math.max(0, now.getTime() - hours.startedAt.getTime()) / HOUR_MS;
+  const through = change === 'fewer' ? Math.ceil(elapsed) : Math.floor(elapsed);
+  if (through <= hours.pricedHours) return { pricedHours: hours.pricedHours, pricedFen: hours.pricedFen };
+  return { pricedHours: through, pricedFen: hours.pricedFen + rateBeforeFenPerHour * (through - hours.pricedHours) };
+}
+
 /**
  * What switching a package to pay-as-you-go refunds: what was paid in cash for it, less the
- * pay-as-you-go price of every hour begun since it started; never negative. Whole hours keep the
- * preview a user reads equal to what is applied when they confirm within the same hour.
+ * pay-as-you-go price of every hour begun since it started (`packageUsedFen`); never negative. Whole
+ * hours keep the preview a user reads equal to what is applied when they confirm within the same hour.
  */
-export function packageRefund(paidFen: number, usageRateFenPerHour: number, startedAt: Date, now: Date): { paid: number; used: number; refund: number } {
-  const hours = Math.max(0, Math.ceil((now.getTime() - startedAt.getTime()) / 3_600_000));
-  const used = Math.min(paidFen, usageRateFenPerHour * hours);
+export function packageRefund(paidFen: number, usedFen: number): { paid: number; used: number; refund: number } {
+  const used = Math.min(paidFen, usedFen);
   return { paid: paidFen, used, refund: Math.max(0, paidFen - used) };
 }
 

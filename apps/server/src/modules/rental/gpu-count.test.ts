@@ -176,6 +176,44 @@ describe('changing the GPU count', () => {
     expect(await walletsOutOfBalance(db())).toEqual([]);
   });
 
+  it('a switch to pay-as-you-go after a GPU-count change prices each hour at the most GPUs in force during it (no second refund of removed GPUs)', async () => {
+    // The issue's case: 8 GPUs for a day, 1 GPU from the second hour, then pay-as-you-go. Before, the
+    // switch priced both hours at 1 GPU, so the removed GPUs' used hour was refunded a second time.
+    const paths = [
+      { host: 'bj-a-4090-01', from: 8, to: 1, expectedNet: 2 * 8 * HOURLY },
+      { host: 'bj-a-4090-02', from: 8, to: null, expectedNet: 2 * 8 * HOURLY },
+      // An increase prices the hour in progress at the new count (the added GPUs paid for it), the
+      // hours before at the old one; before, every hour was priced at 8 GPUs.
+      { host: 'bj-a-4090-08', from: 1, to: 8, expectedNet: 1 * HOURLY + 8 * HOURLY },
+    ];
+    for (const path of paths) {
+      await db().update(hosts).set({ gpuAllocated: 0 }).where(eq(hosts.id, path.host));
+      const user = await fundedUser(16 * DAY);
+      const instanceId = await offInstance(user, path.host, { gpuNum: path.from, chargingRuleId: 2, rentAmount: 1 });
+      user.jwtToken = await loginToken(t, user.telephone);
+      const start = await balanceOf(user);
+      const [bought] = await db().select().from(instances).where(eq(instances.instanceId, instanceId));
+      const paid = bought?.packagePaidFen ?? 0;
+      expect(paid).toBe(path.from * DAY);
+      t.clock.advance(3600);
+      user.jwtToken = await loginToken(t, user.telephone);
+      if (path.to !== null) {
+        const changed = await send<Quote>(user, 'POST', '/api/v1/rental/change_gpu_num', { instanceId, gpuNum: path.to });
+        expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+      }
+      const [row] = await db().select().from(instances).where(eq(instances.instanceId, instanceId));
+      const preview = await send<{ refund: number }>(user, 'GET', `/api/v1/order/preview/refund?rentalUid=${row?.uid ?? ''}`);
+      expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+      const switched = await send<{ refund: number }>(user, 'PUT', `/api/v1/rental/update_charging_rule?instanceId=${instanceId}&chargingRuleId=1`);
+      expect(switched.status, JSON.stringify(switched.body)).toBe(200);
+      expect(switched.body.result.refund).toBe(preview.body.result.refund);
+      const end = await balanceOf(user);
+      expect({ host: path.host, net: paid - (end - start) }).toEqual({ host: path.host, net: path.expectedNet });
+    }
+    expect(await unbalancedTransactions(db())).toEqual([]);
+    expect(await walletsOutOfBalance(db())).toEqual([]);
+  });
+
   it('a package refuses more GPUs than the host has free and a balance that cannot pay, changing nothing', async () => {
     const host = 'bj-a-4090-07';
     const user = await fundedUser(DAY);

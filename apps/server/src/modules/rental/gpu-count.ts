@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import {
   formatYuan,
   packageKeyOfRule,
+  priceHoursUpTo,
   PACKAGE_LABELS,
   PACKAGE_PERIOD_DAYS,
   type PackageKey,
@@ -127,6 +128,16 @@ export class GpuCountService {
     let orderId: string | null = null;
     let packagePaidFen = instance.packagePaidFen;
     let gpuHeld = instance.gpuHeld;
+    let priced = { pricedHours: instance.packagePricedHours, pricedFen: instance.packagePricedFen };
+
+    if (plan.kind === 'package' && instance.packageStartedAt) {
+      // The hours so far keep the price of the count in force during them, whatever a switch to
+      // pay-as-you-go later counts as used (else the removed GPUs' used hours were refunded twice).
+      const source = priceSourceOf(found.host, found.modelPricePerHourFen);
+      const rateBefore = hourlyRateFen(source, instance.gpuNum, 'gpu', this.deps.config.compute.noGpuPriceFen);
+      const hours = { startedAt: instance.packageStartedAt, pricedHours: instance.packagePricedHours, pricedFen: instance.packagePricedFen };
+      priced = priceHoursUpTo(hours, rateBefore, now, delta > 0 ? 'more' : 'fewer');
+    }
 
     if (plan.kind === 'package') {
       if (delta > 0) {
@@ -178,7 +189,7 @@ export class GpuCountService {
 
     await tx
       .update(instances)
-      .set({ gpuNum: input.gpuNum, gpuHeld, packagePaidFen, updatedAt: now })
+      .set({ gpuNum: input.gpuNum, gpuHeld, packagePaidFen, packagePricedHours: priced.pricedHours, packagePricedFen: priced.pricedFen, updatedAt: now })
       .where(eq(instances.id, instance.id));
     const money = quote.payable > 0 ? `，支付${formatYuan(quote.payable)}` : quote.refund > 0 ? `，退回${formatYuan(quote.refund)}` : '';
     await this.rental.recordEvent(

@@ -171,7 +171,8 @@ describe('switching a package to pay-as-you-go', () => {
     expect(preview.status, JSON.stringify(preview.body)).toBe(200);
     expect(preview.body.result).toEqual({ paid: DAY - 1000, used: 4 * HOURLY, refund: DAY - 1000 - 4 * HOURLY });
 
-    const switched = await send<{ refund: number }>(user, 'PUT', `/api/v1/rental/update_charging_rule?instanceId=${instanceId}&chargingRuleId=1`);
+    // A duration means nothing for pay-as-you-go: rentAmount=0 (what a form sends for 按量) is ignored, not refused.
+    const switched = await send<{ refund: number }>(user, 'PUT', `/api/v1/rental/update_charging_rule?instanceId=${instanceId}&chargingRuleId=1&rentAmount=0`);
     expect(switched.status, JSON.stringify(switched.body)).toBe(200);
     expect(switched.body.result.refund).toBe(preview.body.result.refund);
     expect(await balanceOf(user)).toBe(2000 + preview.body.result.refund);

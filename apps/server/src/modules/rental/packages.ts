@@ -5,6 +5,7 @@ import {
   packageEnd,
   packageKeyOfRule,
   packageRefund,
+  packageUsedFen,
   PACKAGE_LABELS,
   PACKAGE_UNIT_LABELS,
   TIME_PACKAGE_KEYS,
@@ -213,7 +214,8 @@ export class PackageService {
     if (!packageOf(instance) || !instance.packageStartedAt) throw new AppError('VALIDATION', '该实例为按量计费，没有可退的包年包月费用');
     const source = (await this.priceSources(executor, [instance.hostId])).get(instance.hostId);
     if (!source) throw new AppError('STATE_CONFLICT', '实例所在主机已下架');
-    return packageRefund(instance.packagePaidFen, this.usageRate(source, instance), instance.packageStartedAt, this.deps.now());
+    const hours = { startedAt: instance.packageStartedAt, pricedHours: instance.packagePricedHours, pricedFen: instance.packagePricedFen };
+    return packageRefund(instance.packagePaidFen, packageUsedFen(hours, this.usageRate(source, instance), this.deps.now()));
   }
 
   /**
@@ -280,6 +282,8 @@ export class PackageService {
         autoRenew: false,
         packagePaidFen: 0,
         packageStartedAt: null,
+        packagePricedHours: 0,
+        packagePricedFen: 0,
         usageOrderId: usageOrder.id,
         ...(running ? { runStartedAt: now, runRateFen: rate, runChargedFen: 0 } : {}),
         ...(off ? { gpuHeld: 0, poweredOffAt: instance.status === 'PoweredOff' ? now : instance.poweredOffAt } : {}),
@@ -366,6 +370,8 @@ export class PackageService {
         chargingRuleId: TIME_PACKAGE_KEYS[key],
         expiresAt,
         packageStartedAt: now,
+        packagePricedHours: 0,
+        packagePricedFen: 0,
         packagePaidFen: paid.paidFen,
         usageOrderId: null,
         gpuHeld: instance.gpuNum,

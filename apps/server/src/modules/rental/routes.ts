@@ -37,12 +37,9 @@ export const chargingRuleField = z
   .int('计费方式不正确');
 const imageIdField = text('镜像').min(1, '请选择镜像').max(96, '镜像ID过长');
 const nameField = text('实例名称').trim().regex(INSTANCE_NAME_PATTERN, INSTANCE_NAME_MESSAGE);
-const rentAmountField = z
-  .number({ error: '时长必须是整数' })
-  .int('时长必须是整数')
-  .min(1, '时长至少为1')
-  .optional()
-  .describe('包日、包周、包月的时长（天、周、月的个数）；按量计费不需要');
+// Checked against the package's counts where it means something (chargingOf); pay-as-you-go ignores it.
+const RENT_AMOUNT_DESCRIPTION = '包日、包周、包月的时长（天、周、月的个数）；按量计费时忽略';
+const rentAmountField = z.number({ error: '时长必须是整数' }).int('时长必须是整数').optional().describe(RENT_AMOUNT_DESCRIPTION);
 const modeField = z.enum(GPU_MODES, { error: '开机方式必须是 gpu（有卡）或 nogpu（无卡模式）' }).default('gpu');
 const statusFilter = z.enum(INSTANCE_STATUSES.map((item) => item.value) as [string, ...string[]], { error: '实例状态不正确' });
 
@@ -298,7 +295,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
         querystring: z.object({
           instanceId: instanceIdField,
           chargingRuleId: z.coerce.number({ error: '计费方式不正确' }).int('计费方式不正确'),
-          rentAmount: z.coerce.number({ error: '时长必须是整数' }).int('时长必须是整数').min(1, '时长至少为1').optional(),
+          rentAmount: z.coerce.number({ error: '时长必须是整数' }).int('时长必须是整数').optional().describe(RENT_AMOUNT_DESCRIPTION),
         }),
         response: { 200: envelopeOf(z.object({ orderId: z.string(), refund: z.number().int().describe('退回余额（分）'), payable: z.number().int().describe('已支付（分）') })), ...errors },
       },
