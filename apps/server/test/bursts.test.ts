@@ -4,11 +4,12 @@
  * look-ups per user, old-password checks of a password change (sharing the phone's budget with
  * sign-in). Runs on PGlite and on PostgreSQL (DATABASE_URL).
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_MAX_FAILURES, REDEEM_MAX_FAILURES, SMS_MAX_CHECKS } from '@slg/shared';
-import { smsCodes } from '../src/db/schema/index.js';
-import { createTestApp, registerUser, sendCode, TEST_PASSWORD, uniquePhone, type TestApp } from './helpers.js';
+import { hosts, instances, smsCodes } from '../src/db/schema/index.js';
+import { Reconciler } from '../src/compute/reconciler.js';
+import { createTestApp, rechargeThroughSandbox, registerUser, sendCode, TEST_PASSWORD, uniquePhone, type TestApp } from './helpers.js';
 
 interface Answer {
   status: number;
@@ -176,5 +177,37 @@ describe('limits under bursts of parallel requests', () => {
     );
     expect(count(answers, (answer) => answer.rspmsg === '原密码错误')).toBe(PASSWORD_MAX_FAILURES - 3);
     expect(count(answers, (answer) => answer.status === 429)).toBe(20 - (PASSWORD_MAX_FAILURES - 3));
+  });
+  it('20 concurrent pay-as-you-go creates on one hour of balance start exactly one: the hour covers everything the wallet runs', async () => {
+    // RTX 4090 at the seed price: 198 fen per GPU-hour; the balance covers one GPU for one hour.
+    const hostIds = ['bj-a-4090-01', 'bj-a-4090-02', 'bj-a-4090-03'];
+    await test.deps.database.db.update(hosts).set({ gpuAllocated: 0 }).where(inArray(hosts.id, hostIds));
+    const { jwtToken } = await registerUser(test);
+    await rechargeThroughSandbox(test, jwtToken, 198);
+    const answers = await burst(
+      Array.from({ length: 20 }, (_, index) => () =>
+        send('POST', '/api/v1/rental', {
+          token: jwtToken,
+          body: { hostId: hostIds[index % hostIds.length], gpuNum: 1, imageId: 'pytorch-2.5.1-py3.12-cu124', chargingRuleId: 1 },
+        }),
+      ),
+    );
+    expect(count(answers, (answer) => answer.status === 200)).toBe(1);
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(refused.every((answer) => answer.rspmsg.startsWith('账户余额不足：创建按量计费实例需要余额至少可支付1小时（¥3.96（含其他运行中按量实例¥1.98/时）'))).toBe(true);
+
+    // Running now: a second one still needs an hour of both, and gets it after a recharge.
+    await new Reconciler(test.deps).tick();
+    test.clock.advance(120);
+    await new Reconciler(test.deps).tick();
+    const create = () =>
+      send('POST', '/api/v1/rental', { token: jwtToken, body: { hostId: hostIds[0], gpuNum: 1, imageId: 'pytorch-2.5.1-py3.12-cu124', chargingRuleId: 1 } });
+    const short = await create();
+    expect(short.status).toBe(400);
+    expect(short.rspmsg).toContain('含其他运行中按量实例¥1.98/时');
+    await rechargeThroughSandbox(test, jwtToken, 300);
+    expect((await create()).status).toBe(200);
+    const mine = await test.deps.database.db.select({ instanceId: instances.instanceId }).from(instances);
+    expect(mine.length).toBe(2);
   });
 });

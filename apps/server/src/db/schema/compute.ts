@@ -181,6 +181,8 @@ export const instances = pgTable(
     index('instances_host_idx').on(t.hostId),
     index('instances_operation_idx').on(t.operationStartedAt).where(sql`${t.operation} is not null`),
     index('instances_metered_idx').on(t.walletId).where(sql`${t.runStartedAt} is not null`),
+    // What a wallet runs, for the balance-cover check of a create or power-on.
+    index('instances_wallet_live_idx').on(t.walletId).where(sql`${t.releasedAt} is null`),
     index('instances_powered_off_idx').on(t.poweredOffAt).where(sql`${t.status} = 'PoweredOff' and ${t.releasedAt} is null`),
     index('instances_expiry_idx').on(t.expiresAt).where(sql`${t.expiresAt} is not null and ${t.releasedAt} is null`),
     index('instances_disk_meter_idx').on(t.diskMeterStartedAt).where(sql`${t.diskMeterStartedAt} is not null`),

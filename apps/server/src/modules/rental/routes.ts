@@ -46,7 +46,7 @@ const statusFilter = z.enum(INSTANCE_STATUSES.map((item) => item.value) as [stri
 const prepayResult = z.object({
   amount: z.number().int().describe('每小时费用（分）'),
   discount: z.number().int(),
-  payable: z.number().int().describe('创建时余额至少需要覆盖的金额（分）：按量计费为1小时费用'),
+  payable: z.number().int().describe('创建时余额至少需要覆盖的金额（分）：按量计费为该实例与账户其他运行中按量实例合计1小时的费用'),
   pricePerGpuFen: z.number().int(),
   unit: z.string(),
   balanceRequired: z.number().int(),

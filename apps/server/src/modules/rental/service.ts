@@ -278,13 +278,15 @@ export class RentalService {
       };
     }
     const hourly = hourlyRateFen(source, input.gpuNum, 'gpu', this.deps.config.compute.noGpuPriceFen);
+    // What the create will check: an hour of this one and of what the wallet already runs.
+    const running = await this.committedHourlyFen(this.db, await payingWalletOf(this.db, principal));
     return {
       amount: hourly,
       discount: 0,
-      payable: hourly * BALANCE_COVER_HOURS,
+      payable: (running + hourly) * BALANCE_COVER_HOURS,
       pricePerGpuFen: pricePerGpuFen(source, input.chargingRuleId),
       unit: '时',
-      balanceRequired: hourly * BALANCE_COVER_HOURS,
+      balanceRequired: (running + hourly) * BALANCE_COVER_HOURS,
       expiresAt: null,
     };
   }
@@ -305,16 +307,41 @@ export class RentalService {
 
   // ---- creating -----------------------------------------------------------------------------------
 
-  /** Locks the paying wallet and refuses when it cannot pay `hours` of `rateFen`. */
+  /**
+   * Locks the paying wallet and refuses when it cannot pay BALANCE_COVER_HOURS of everything it would
+   * then be running: its pay-as-you-go instances that run or are being created or powered on, plus
+   * `rateFen`. The wallet lock comes first, so two creates of one wallet are decided one after the
+   * other, the second counting the first (without it, one hour's balance started 20 instances at once).
+   */
   private async assertBalanceCovers(tx: Transaction, walletId: number, rateFen: number, what: string): Promise<void> {
     const [wallet] = await tx.select({ balance: wallets.balanceFen }).from(wallets).where(eq(wallets.accountId, walletId)).for('update');
-    const needed = rateFen * BALANCE_COVER_HOURS;
+    const running = await this.committedHourlyFen(tx, walletId);
+    const needed = (running + rateFen) * BALANCE_COVER_HOURS;
     if (!wallet || wallet.balance < needed) {
+      const others = running > 0 ? `（含其他运行中按量实例${formatYuan(running)}/时）` : '';
       throw new AppError(
         'INSUFFICIENT_BALANCE',
-        `账户余额不足：${what}需要余额至少可支付${BALANCE_COVER_HOURS}小时（${formatYuan(needed)}），当前余额${formatYuan(wallet?.balance ?? 0)}，请先充值`,
+        `账户余额不足：${what}需要余额至少可支付${BALANCE_COVER_HOURS}小时（${formatYuan(needed)}${others}），当前余额${formatYuan(wallet?.balance ?? 0)}，请先充值`,
       );
     }
+  }
+
+  /** Fen per hour the wallet's pay-as-you-go instances cost while they run, counting those being created or powered on. */
+  private async committedHourlyFen(executor: Executor, walletId: number): Promise<number> {
+    const pendingRate = sql`case when ${instances.operationMode} = 'nogpu' then ${this.deps.config.compute.noGpuPriceFen}
+      else coalesce(${hosts.usagePriceFen}, ${gpuModels.pricePerHourFen}) * ${instances.gpuNum} end`;
+    const [row] = await executor
+      .select({
+        fen: sql<number>`coalesce(sum(case
+          when ${instances.runStartedAt} is not null then ${instances.runRateFen}
+          when ${instances.operation} in ('create', 'power_on') then ${pendingRate}
+          else 0 end), 0)::float8`,
+      })
+      .from(instances)
+      .innerJoin(hosts, eq(hosts.id, instances.hostId))
+      .innerJoin(gpuModels, eq(gpuModels.id, hosts.gpuModelId))
+      .where(and(eq(instances.walletId, walletId), eq(instances.chargingRuleId, USAGE_CHARGING_RULE_ID), isNull(instances.releasedAt)));
+    return Number(row?.fen ?? 0);
   }
 
   /**
