@@ -59,6 +59,22 @@ const privateRoutes = () => t.app.apiRoutes.filter((route) => !route.public);
 const label = (route: ApiRoute) => `${route.method} ${route.url}`;
 
 describe('permission matrix', () => {
+  it('refuses every private route without a token with 401, whatever the body (authentication before validation)', async () => {
+    const wrong: string[] = [];
+    for (const route of privateRoutes()) {
+      const method = route.method as 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+      const bodies: { payload?: string; headers?: Record<string, string> }[] = [{}];
+      if (['POST', 'PUT', 'PATCH'].includes(method)) {
+        bodies.push({ payload: '{}', headers: { 'content-type': 'application/json' } }, { payload: '{"name":', headers: { 'content-type': 'application/json' } });
+      }
+      for (const body of bodies) {
+        const answer = await t.app.inject({ method, url: urlOf(route), ...body });
+        if (answer.statusCode !== 401) wrong.push(`${label(route)} ${body.payload ?? '(no body)'} → ${answer.statusCode}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('every private route names its rule', () => {
     expect(privateRoutes().length).toBeGreaterThan(50);
     expect(privateRoutes().filter((route) => route.rule === null).map(label)).toEqual([]);

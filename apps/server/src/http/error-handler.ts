@@ -93,6 +93,27 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
   void reply.status(400).send(failure(ErrorCodes.VALIDATION.code, message));
 }
 
+/** The most of an oversized body read and thrown away so its sender can read the 413; beyond it the connection is cut. */
+const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Fastify answers a body over the limit with `Connection: close` and closes the socket while the
+ * client is still sending: the client's next write fails (EPIPE, or ECONNRESET on reading) and it
+ * never reads why. Instead the rest of the body is read and dropped (up to MAX_DISCARDED_BYTES) and
+ * the connection kept, so the 413 arrives after the client has finished sending.
+ */
+function discardRestOfBody(request: FastifyRequest, reply: FastifyReply): void {
+  const raw = request.raw;
+  if (raw.readableEnded || raw.destroyed) return;
+  reply.removeHeader('connection');
+  let discarded = 0;
+  raw.on('data', (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > MAX_DISCARDED_BYTES) raw.socket.destroy();
+  });
+  raw.resume();
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
@@ -104,6 +125,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(400).send(failure(ErrorCodes.VALIDATION.code, message));
     }
     const known = typeof error.code === 'string' ? CLIENT_ERRORS[error.code] : undefined;
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') discardRestOfBody(request, reply);
     if (known) {
       const entry = ErrorCodes[known.name];
       return reply.status(entry.status).send(failure(entry.code, known.message ?? entry.message));

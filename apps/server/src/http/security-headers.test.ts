@@ -6,13 +6,17 @@ import { createTestApp, registerUser, type TestApp } from '../../test/helpers.js
 import { securityHeadersOf } from './security-headers.js';
 
 let t: TestApp;
+/** Behind a proxy at 127.0.0.1 (what app.inject comes from), whose X-Forwarded-Proto is believed. */
+let proxied: TestApp;
 
 beforeAll(async () => {
   t = await createTestApp();
+  proxied = await createTestApp({ env: { TRUST_PROXY: '127.0.0.1' } });
 });
 
 afterAll(async () => {
   await t.close();
+  await proxied.close();
 });
 
 describe('security headers (helmet, built once)', () => {
@@ -30,11 +34,25 @@ describe('security headers (helmet, built once)', () => {
       expect(answer.headers['content-security-policy']).toContain("script-src 'self'");
       expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
       expect(answer.headers['x-content-type-options']).toBe('nosniff');
-      expect(answer.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      // Plain HTTP from a client no proxy vouches for: no HSTS (RFC 6797 §7.2).
+      expect(answer.headers['strict-transport-security']).toBeUndefined();
       expect(answer.headers['x-frame-options']).toBe('SAMEORIGIN');
       expect(answer.headers['cross-origin-embedder-policy']).toBeUndefined();
       expect(answer.headers['content-security-policy']).toBe(answers[0]?.headers['content-security-policy']);
     }
+  });
+});
+
+describe('HSTS', () => {
+  it('goes only on answers to requests that came over TLS through a trusted proxy, never on plain HTTP', async () => {
+    const overTls = await proxied.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-forwarded-proto': 'https' } });
+    expect(overTls.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+    const plain = await proxied.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-forwarded-proto': 'http' } });
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    expect(plain.headers['x-content-type-options']).toBe('nosniff');
+    // Without a trusted proxy the header is the client's word and changes nothing.
+    const claimed = await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'x-forwarded-proto': 'https' } });
+    expect(claimed.headers['strict-transport-security']).toBeUndefined();
   });
 });
 
