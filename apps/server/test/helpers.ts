@@ -14,13 +14,19 @@ import type { SmsProvider } from '../src/providers/sms/provider.js';
 import type { GatewayName, PaymentGateway } from '../src/providers/payments/provider.js';
 import { createMetricsSource } from '../src/modules/monitoring/index.js';
 
-/** A clock tests can move forward. */
+/** A clock tests can move forward, and stop (`freeze`) when they need exact durations. */
 export class TestClock {
   // A fixed start (10:00 in China) so day-boundary rules never straddle midnight mid-test.
   private offsetMs = Date.parse('2026-06-01T02:00:00Z') - Date.now();
-  now = (): Date => new Date(Date.now() + this.offsetMs);
+  private frozenMs: number | null = null;
+  now = (): Date => new Date(this.frozenMs ?? Date.now() + this.offsetMs);
   advance(seconds: number): void {
-    this.offsetMs += seconds * 1000;
+    if (this.frozenMs !== null) this.frozenMs += seconds * 1000;
+    else this.offsetMs += seconds * 1000;
+  }
+  /** From now on time moves only by `advance`, from the current whole second. */
+  freeze(): void {
+    this.frozenMs = Math.floor(this.now().getTime() / 1000) * 1000;
   }
 }
 

@@ -157,36 +157,46 @@ export function packageEnd(from: Date, key: PackageKey, count: number): Date {
 const HOUR_MS = 3_600_000;
 
 /**
- * How far into a package its hours are priced: the package began at `startedAt`, and its first
- * `pricedHours` hours were priced (`pricedFen`) at the GPU counts in force during them.
+ * How far into a package its hours are priced: the package began at `startedAt`; its first
+ * `pricedHours` whole hours were priced (`pricedFen`, at the usage price of the most GPUs in force
+ * during each), and `nextHourMostGpus` is the most GPUs in force so far in the hour after them.
  */
 export interface PackageHours {
   startedAt: Date;
   pricedHours: number;
   pricedFen: number;
+  nextHourMostGpus: number;
 }
 
 /**
- * The pay-as-you-go price of every hour begun in a package: the hours already priced, then the rest
- * at `usageRateFenPerHour` (the rate of the GPU count in force now). Each hour is priced at the most
- * GPUs in force during it, since a GPU-count change prices the hours up to it (`priceHoursUpTo`).
+ * The pay-as-you-go price of every hour begun in a package, each hour at the most GPUs in force
+ * during it: the hours already priced, the next one at the most GPUs it has seen (or has now), the
+ * rest at the GPUs it has now (`gpuNum`).
  */
-export function packageUsedFen(hours: PackageHours, usageRateFenPerHour: number, now: Date): number {
+export function packageUsedFen(hours: PackageHours, usagePricePerGpuFen: number, gpuNum: number, now: Date): number {
   const begun = Math.max(0, Math.ceil((now.getTime() - hours.startedAt.getTime()) / HOUR_MS));
-  return hours.pricedFen + usageRateFenPerHour * Math.max(0, begun - hours.pricedHours);
+  if (begun <= hours.pricedHours) return hours.pricedFen;
+  const next = usagePricePerGpuFen * Math.max(hours.nextHourMostGpus, gpuNum);
+  return hours.pricedFen + next + usagePricePerGpuFen * gpuNum * (begun - hours.pricedHours - 1);
 }
 
 /**
- * Fixes the price of a package's hours before a GPU-count change from a count whose usage rate is
- * `rateBeforeFenPerHour`: a reduction leaves the hour in progress at the old count (the removed GPUs
- * are refunded from the next whole hour on), an increase prices it at the new one (the added GPUs pay
- * for it). So every hour is priced at the most GPUs in force during it, as the change's quote charged.
+ * A package's GPU count changes from `gpuBefore` to `gpuAfter` at `now`: the hours that are over are
+ * priced for good, and the hour in progress remembers the most GPUs it has seen (a count set exactly
+ * on the hour belongs to the hour it starts).
  */
-export function priceHoursUpTo(hours: PackageHours, rateBeforeFenPerHour: number, now: Date, change: 'more' | 'fewer'): { pricedHours: number; pricedFen: number } {
+export function priceHoursAtGpuChange(hours: PackageHours, usagePricePerGpuFen: number, gpuBefore: number, gpuAfter: number, now: Date): Omit<PackageHours, 'startedAt'> {
   const elapsed = Math.max(0, now.getTime() - hours.startedAt.getTime()) / HOUR_MS;
-  const through = change === 'fewer' ? Math.ceil(elapsed) : Math.floor(elapsed);
-  if (through <= hours.pricedHours) return { pricedHours: hours.pricedHours, pricedFen: hours.pricedFen };
-  return { pricedHours: through, pricedFen: hours.pricedFen + rateBeforeFenPerHour * (through - hours.pricedHours) };
+  const over = Math.floor(elapsed);
+  if (over <= hours.pricedHours) {
+    return { pricedHours: hours.pricedHours, pricedFen: hours.pricedFen, nextHourMostGpus: Math.max(hours.nextHourMostGpus, gpuBefore, gpuAfter) };
+  }
+  const first = usagePricePerGpuFen * Math.max(hours.nextHourMostGpus, gpuBefore);
+  return {
+    pricedHours: over,
+    pricedFen: hours.pricedFen + first + usagePricePerGpuFen * gpuBefore * (over - hours.pricedHours - 1),
+    nextHourMostGpus: elapsed === over ? gpuAfter : Math.max(gpuBefore, gpuAfter),
+  };
 }
 
 /**

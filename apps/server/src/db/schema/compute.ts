@@ -138,12 +138,13 @@ export const instances = pgTable(
     /** When the current package began (its used hours count from here). */
     packageStartedAt: at('package_started_at'),
     /**
-     * The package's first hours already priced at the usage rate of the GPU count in force during each
-     * (fixed when the GPU count changes), and that price: what switching to pay-as-you-go counts as used
-     * for them. Later hours are priced at the current count.
+     * What a switch to pay-as-you-go counts as the package's used time (`packageUsedFen`): its first
+     * whole hours already priced at the usage rate of the most GPUs in force during each (fixed at a
+     * GPU-count change), their price, and the most GPUs in force so far in the hour after them.
      */
     packagePricedHours: integer('package_priced_hours').notNull().default(0),
     packagePricedFen: bigint('package_priced_fen', { mode: 'number' }).notNull().default(0),
+    packageNextHourMostGpus: integer('package_next_hour_most_gpus').notNull().default(0),
     /** A power-off the user scheduled (`POST /rental/power_off {at}`); cleared when it fires or is cancelled. */
     scheduledPowerOffAt: at('scheduled_power_off_at'),
     /**

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import {
   formatYuan,
   packageKeyOfRule,
-  priceHoursUpTo,
+  priceHoursAtGpuChange,
   PACKAGE_LABELS,
   PACKAGE_PERIOD_DAYS,
   type PackageKey,
@@ -17,7 +17,7 @@ import { OrderService } from '../billing/orders.js';
 import { chinaDateTime } from '../notifications/service.js';
 import type { InstanceRow } from './metering.js';
 import { PackageService } from './packages.js';
-import { hourlyRateFen, pricePerGpuFen } from './pricing.js';
+import { hourlyRateFen, pricePerGpuFen, usagePricePerGpuFen } from './pricing.js';
 import { RentalService, type HostWithModel } from './service.js';
 import { priceSourceOf } from './views.js';
 
@@ -128,15 +128,12 @@ export class GpuCountService {
     let orderId: string | null = null;
     let packagePaidFen = instance.packagePaidFen;
     let gpuHeld = instance.gpuHeld;
-    let priced = { pricedHours: instance.packagePricedHours, pricedFen: instance.packagePricedFen };
-
+    let priced = { pricedHours: instance.packagePricedHours, pricedFen: instance.packagePricedFen, nextHourMostGpus: instance.packageNextHourMostGpus };
     if (plan.kind === 'package' && instance.packageStartedAt) {
-      // The hours so far keep the price of the count in force during them, whatever a switch to
+      // The hours so far keep the price of the most GPUs in force during them, whatever a switch to
       // pay-as-you-go later counts as used (else the removed GPUs' used hours were refunded twice).
-      const source = priceSourceOf(found.host, found.modelPricePerHourFen);
-      const rateBefore = hourlyRateFen(source, instance.gpuNum, 'gpu', this.deps.config.compute.noGpuPriceFen);
-      const hours = { startedAt: instance.packageStartedAt, pricedHours: instance.packagePricedHours, pricedFen: instance.packagePricedFen };
-      priced = priceHoursUpTo(hours, rateBefore, now, delta > 0 ? 'more' : 'fewer');
+      const usagePerGpu = usagePricePerGpuFen(priceSourceOf(found.host, found.modelPricePerHourFen));
+      priced = priceHoursAtGpuChange({ startedAt: instance.packageStartedAt, ...priced }, usagePerGpu, instance.gpuNum, input.gpuNum, now);
     }
 
     if (plan.kind === 'package') {
@@ -189,7 +186,7 @@ export class GpuCountService {
 
     await tx
       .update(instances)
-      .set({ gpuNum: input.gpuNum, gpuHeld, packagePaidFen, packagePricedHours: priced.pricedHours, packagePricedFen: priced.pricedFen, updatedAt: now })
+      .set({ gpuNum: input.gpuNum, gpuHeld, packagePaidFen, packagePricedHours: priced.pricedHours, packagePricedFen: priced.pricedFen, packageNextHourMostGpus: priced.nextHourMostGpus, updatedAt: now })
       .where(eq(instances.id, instance.id));
     const money = quote.payable > 0 ? `，支付${formatYuan(quote.payable)}` : quote.refund > 0 ? `，退回${formatYuan(quote.refund)}` : '';
     await this.rental.recordEvent(

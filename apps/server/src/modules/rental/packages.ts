@@ -22,7 +22,7 @@ import type { Principal } from '../auth/principal.js';
 import { OrderService, type Order } from '../billing/orders.js';
 import { chinaDateTime, NotificationService, type NewNotification } from '../notifications/service.js';
 import { settleRun, type InstanceRow } from './metering.js';
-import { hourlyRateFen, type PriceSource } from './pricing.js';
+import { hourlyRateFen, usagePricePerGpuFen, type PriceSource } from './pricing.js';
 import { chargingOf, packagePrice, RentalService } from './service.js';
 import { priceSourceOf } from './views.js';
 
@@ -214,8 +214,13 @@ export class PackageService {
     if (!packageOf(instance) || !instance.packageStartedAt) throw new AppError('VALIDATION', '该实例为按量计费，没有可退的包年包月费用');
     const source = (await this.priceSources(executor, [instance.hostId])).get(instance.hostId);
     if (!source) throw new AppError('STATE_CONFLICT', '实例所在主机已下架');
-    const hours = { startedAt: instance.packageStartedAt, pricedHours: instance.packagePricedHours, pricedFen: instance.packagePricedFen };
-    return packageRefund(instance.packagePaidFen, packageUsedFen(hours, this.usageRate(source, instance), this.deps.now()));
+    const hours = {
+      startedAt: instance.packageStartedAt,
+      pricedHours: instance.packagePricedHours,
+      pricedFen: instance.packagePricedFen,
+      nextHourMostGpus: instance.packageNextHourMostGpus,
+    };
+    return packageRefund(instance.packagePaidFen, packageUsedFen(hours, usagePricePerGpuFen(source), instance.gpuNum, this.deps.now()));
   }
 
   /**
@@ -284,6 +289,7 @@ export class PackageService {
         packageStartedAt: null,
         packagePricedHours: 0,
         packagePricedFen: 0,
+        packageNextHourMostGpus: 0,
         usageOrderId: usageOrder.id,
         ...(running ? { runStartedAt: now, runRateFen: rate, runChargedFen: 0 } : {}),
         ...(off ? { gpuHeld: 0, poweredOffAt: instance.status === 'PoweredOff' ? now : instance.poweredOffAt } : {}),
@@ -372,6 +378,7 @@ export class PackageService {
         packageStartedAt: now,
         packagePricedHours: 0,
         packagePricedFen: 0,
+        packageNextHourMostGpus: 0,
         packagePaidFen: paid.paidFen,
         usageOrderId: null,
         gpuHeld: instance.gpuNum,
