@@ -13,5 +13,7 @@ export default defineConfig({
     maxWorkers: 2,
     // Two queries at once on one PostgreSQL connection fail the test (see the file).
     setupFiles: ['test/setup/no-concurrent-queries.ts'],
+    // One migrated, seeded PGlite database for the run; each file opens a copy (see the file).
+    globalSetup: ['test/setup/pglite-template.ts'],
   },
 });

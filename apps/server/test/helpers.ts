@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
 import pg from 'pg';
 import { loadConfig, type Config } from '../src/config.js';
 import { openDatabase, type DatabaseHandle } from '../src/db/client.js';
@@ -13,6 +15,8 @@ import { zones } from '../src/db/schema/index.js';
 import type { SmsProvider } from '../src/providers/sms/provider.js';
 import type { GatewayName, PaymentGateway } from '../src/providers/payments/provider.js';
 import { createMetricsSource } from '../src/modules/monitoring/index.js';
+import { AuthService } from '../src/modules/auth/service.js';
+import { hashPassword } from '../src/modules/auth/passwords.js';
 
 /** A clock tests can move forward, and stop (`freeze`) when they need exact durations. */
 export class TestClock {
@@ -31,6 +35,16 @@ export class TestClock {
 }
 
 let databaseCounter = 0;
+let templateBlob: Promise<Blob | undefined> | undefined;
+
+/** The migrated and seeded PGlite database the global setup dumped (test/setup/pglite-template.ts), read once per worker. */
+function pgliteTemplate(): Promise<Blob | undefined> {
+  templateBlob ??= (async () => {
+    const path = inject('pgliteTemplate');
+    return path ? new Blob([await readFile(path)]) : undefined;
+  })();
+  return templateBlob;
+}
 
 /**
  * A fresh, migrated, seeded database: in-memory PGlite, or a new database on the PostgreSQL server of
@@ -39,6 +53,8 @@ let databaseCounter = 0;
 async function freshDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
   if (!serverUrl) {
+    const template = await pgliteTemplate();
+    if (template) return { handle: await openDatabase({ pgliteTemplate: template }), drop: async () => {} };
     const handle = await openDatabase({});
     await handle.migrate();
     await seedDictionaries(handle.db);
@@ -161,8 +177,35 @@ export async function sendCode(app: FastifyInstance, telephone: string, type: st
 
 export const TEST_PASSWORD = 'abc12345';
 
-/** Registers a main account and returns its tokens. */
+const passwordHashes = new Map<string, Promise<string>>();
+
+/**
+ * A main account with a password, signed in: the rows registration writes (AuthService's account and
+ * wallet, a session), written directly — registering through SMS codes is what the auth tests test,
+ * and an argon2 hash per account was most of every other test's setup. `registerThroughApi` takes the
+ * real path.
+ */
 export async function registerUser(
+  test: TestApp,
+  telephone = uniquePhone(),
+  password = TEST_PASSWORD,
+): Promise<{ telephone: string; jwtToken: string; refreshToken: string }> {
+  let passwordHash = passwordHashes.get(password);
+  if (!passwordHash) {
+    passwordHash = hashPassword(password);
+    passwordHashes.set(password, passwordHash);
+  }
+  const hashed = await passwordHash;
+  const auth = new AuthService(test.deps);
+  const tokens = await test.deps.database.db.transaction(async (tx) => {
+    const userId = await auth.createMainAccount(tx, { telephone, passwordHash: hashed });
+    return auth.sessions.start(tx, userId);
+  });
+  return { telephone, ...tokens };
+}
+
+/** Registers a main account through the API (SMS code, then /auth/register) and returns its tokens. */
+export async function registerThroughApi(
   test: TestApp,
   telephone = uniquePhone(),
   password = TEST_PASSWORD,

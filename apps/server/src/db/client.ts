@@ -19,6 +19,8 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PGlite only: the data directory as a tar, which `pgliteTemplate` opens again (tests copy a seeded database). */
+  dump?(): Promise<Blob>;
 }
 
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
@@ -70,6 +72,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       await client.query('select 1');
     },
     close: () => client.close(),
+    dump: () => client.dumpDataDir('none'),
   };
 }
 

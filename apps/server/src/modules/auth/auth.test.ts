@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes, MAX_BODY_BYTES } from '@slg/shared';
-import { call, createTestApp, registerUser, sendCode, TEST_PASSWORD, uniquePhone, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, registerThroughApi, sendCode, TEST_PASSWORD, uniquePhone, type TestApp } from '../../../test/helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -93,7 +93,7 @@ describe('SMS codes', () => {
   });
 
   it('sends to the signed-in user own phone', async () => {
-    const user = await registerUser(t);
+    const user = await registerThroughApi(t);
     const sent = await call(t.app, { method: 'GET', url: '/api/v1/smscode?type=bind', token: user.jwtToken });
     expect(sent.status).toBe(200);
     const outbox = await call<{ type: string }[]>(t.app, { method: 'GET', url: `/api/dev/sms?telephone=${user.telephone}` });
@@ -129,7 +129,7 @@ describe('registration', () => {
   });
 
   it('refuses a registered phone with 409 该手机号已注册, both at send and at register', async () => {
-    const user = await registerUser(t);
+    const user = await registerThroughApi(t);
     const send = await call(t.app, { method: 'GET', url: `/api/v1/smscode/phone?telephone=${user.telephone}&countryCode=86&type=register` });
     expect(send.status).toBe(409);
     expect(send.body.rspmsg).toBe('该手机号已注册');
@@ -214,7 +214,7 @@ describe('registration', () => {
 
 describe('password sign-in', () => {
   it('signs in with the right password and refuses wrong ones with one message', async () => {
-    const user = await registerUser(t);
+    const user = await registerThroughApi(t);
     const good = await login(user.telephone, TEST_PASSWORD);
     expect(good.status).toBe(200);
     expect(good.body.result.jwtToken).toBeTruthy();
@@ -227,7 +227,7 @@ describe('password sign-in', () => {
   });
 
   it('locks the phone for 15 minutes after 5 failures in 15 minutes', async () => {
-    const user = await registerUser(t);
+    const user = await registerThroughApi(t);
     for (let i = 0; i < 5; i += 1) expect((await login(user.telephone, 'wrong12345')).status).toBe(400);
     const sixth = await login(user.telephone, TEST_PASSWORD);
     expect(sixth.status).toBe(429);
@@ -240,7 +240,7 @@ describe('password sign-in', () => {
   });
 
   it('does not lock for failures spread over more than 15 minutes', async () => {
-    const user = await registerUser(t);
+    const user = await registerThroughApi(t);
     for (let i = 0; i < 4; i += 1) await login(user.telephone, 'wrong12345');
     t.clock.advance(16 * 60);
     await login(user.telephone, 'wrong12345');
@@ -248,7 +248,7 @@ describe('password sign-in', () => {
   });
 
   it('resets a forgotten password with a reset code and signs out other sessions', async () => {
-    const user = await registerUser(t);
+    const user = await registerThroughApi(t);
     const code = await sendCode(t.app, user.telephone, 'reset');
     const reset = await call(t.app, {
       method: 'POST',
@@ -264,7 +264,7 @@ describe('password sign-in', () => {
   });
 
   it('changes the password only with the right old password', async () => {
-    const user = await registerUser(t);
+    const user = await registerThroughApi(t);
     const wrongOld = await call(t.app, {
       method: 'POST',
       url: '/api/v1/user/updatePassword',
@@ -287,7 +287,7 @@ describe('password sign-in', () => {
   });
 
   it('updates the nickname and refuses an empty or overlong one', async () => {
-    const user = await registerUser(t);
+    const user = await registerThroughApi(t);
     const set = (nickName: string) =>
       call(t.app, { method: 'POST', url: '/api/v1/user/updateNickname', token: user.jwtToken, payload: { nickName } });
     expect((await set('炼丹师')).status).toBe(200);
@@ -300,7 +300,7 @@ describe('password sign-in', () => {
 
 describe('sessions', () => {
   it('rotates refresh tokens and revokes the whole session when a used one comes back', async () => {
-    const user = await registerUser(t);
+    const user = await registerThroughApi(t);
     const refresh = (refreshToken: string) =>
       call<{ jwtToken: string; refreshToken: string }>(t.app, { method: 'POST', url: '/api/v1/auth/refresh-token', payload: { refreshToken } });
     const rotated = await refresh(user.refreshToken);
@@ -318,7 +318,7 @@ describe('sessions', () => {
   });
 
   it('refuses unknown and expired refresh tokens', async () => {
-    const user = await registerUser(t);
+    const user = await registerThroughApi(t);
     expect((await call(t.app, { method: 'POST', url: '/api/v1/auth/refresh-token', payload: { refreshToken: 'garbage' } })).status).toBe(401);
     t.clock.advance(31 * 86400);
     const expired = await call(t.app, { method: 'POST', url: '/api/v1/auth/refresh-token', payload: { refreshToken: user.refreshToken } });
@@ -327,7 +327,7 @@ describe('sessions', () => {
   });
 
   it('expires access tokens after their lifetime', async () => {
-    const user = await registerUser(t);
+    const user = await registerThroughApi(t);
     t.clock.advance(t.deps.config.accessTokenTtlSeconds + 1);
     const expired = await call(t.app, { method: 'GET', url: '/api/v1/user/userinfo', token: user.jwtToken });
     expect(expired.status).toBe(401);
@@ -335,7 +335,7 @@ describe('sessions', () => {
   });
 
   it('signs out: the refresh token and the access token stop working', async () => {
-    const user = await registerUser(t);
+    const user = await registerThroughApi(t);
     const out = await call(t.app, { method: 'POST', url: '/api/v1/auth/logout', token: user.jwtToken, payload: { refreshToken: user.refreshToken } });
     expect(out.status).toBe(200);
     expect((await call(t.app, { method: 'GET', url: '/api/v1/user/userinfo', token: user.jwtToken })).status).toBe(401);
@@ -343,7 +343,7 @@ describe('sessions', () => {
   });
 
   it('signs out with only the bearer token and no body', async () => {
-    const user = await registerUser(t);
+    const user = await registerThroughApi(t);
     expect((await call(t.app, { method: 'POST', url: '/api/v1/auth/logout', token: user.jwtToken })).status).toBe(200);
     expect((await call(t.app, { method: 'GET', url: '/api/v1/user/userinfo', token: user.jwtToken })).status).toBe(401);
   });
@@ -365,7 +365,7 @@ describe('sessions', () => {
   });
 
   it('a main account cannot read sub-account info', async () => {
-    const user = await registerUser(t);
+    const user = await registerThroughApi(t);
     expect((await call(t.app, { method: 'GET', url: '/api/v1/subuser/me', token: user.jwtToken })).status).toBe(403);
   });
 });
