@@ -5,9 +5,7 @@ import compress from '@fastify/compress';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorCodes, MAX_BODY_BYTES } from '@slg/shared';
 import type { AppDeps } from './deps.js';
 import { fastifyTrustProxy } from './config.js';
@@ -17,6 +15,7 @@ import { answerFrameworkError, registerErrorHandling } from './http/error-handle
 import { registerInputGuard } from './http/input-guard.js';
 import { registerAuthentication } from './http/auth.js';
 import { registerWebConsole } from './http/web.js';
+import { registerApiDocs } from './http/openapi.js';
 import { AuthService } from './modules/auth/service.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { smsRoutes } from './modules/sms/routes.js';
@@ -135,15 +134,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
 
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 10 } });
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: `${config.appTitle} API`, version: '1.0.0', description: '统一响应格式：{rspcode, code, rspmsg, result}' },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
-      security: [{ bearer: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await registerApiDocs(app, config);
 
   const auth = new AuthService(deps);
   registerAuthentication(app, auth.sessions, new ApiTokenAuthenticator(deps));

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AuthService } from './service.js';
 import { countryCodeField, passwordField, smsCodeField, telephoneField, text } from '../../http/fields.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
+import { OPTIONAL_SIGN_IN_SECURITY } from '../../http/openapi.js';
 
 const tokenPair = z.object({ jwtToken: z.string(), refreshToken: z.string() });
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope };
@@ -77,6 +78,7 @@ export const authRoutes = (auth: AuthService): FastifyPluginAsyncZod => async (a
       schema: {
         tags: ['账号'],
         summary: '退出登录：本次登录的所有令牌失效',
+        security: OPTIONAL_SIGN_IN_SECURITY,
         body: z.object({ refreshToken: z.string().optional() }).nullish(),
         response: { 200: emptyEnvelope, ...errors },
       },

@@ -20,6 +20,7 @@ import { RECHARGE_CHANNELS, RechargeService, rechargeViewSchema } from './rechar
 import { billsCsv, StatementService } from './statements.js';
 import { chinaTimestamp, ORDER_NO_PATTERN, RECHARGE_ID_PATTERN } from './numbers.js';
 
+const gatewayAcknowledgement = z.object({ code: z.enum(['SUCCESS', 'FAIL']), message: z.string().optional() });
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope };
 const valuesOf = <T extends { value: string }>(items: readonly T[]) => items.map((item) => item.value) as [T['value'], ...T['value'][]];
 const orderTypeField = z.enum(valuesOf(ORDER_TYPES), { error: '订单类型不正确' });
@@ -42,7 +43,25 @@ export const billingRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
     notify.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     notify.post<{ Params: { provider: string } }>(
       '/payment/notify/:provider',
-      { config: { public: true }, schema: { tags: ['充值'], summary: '支付网关异步通知（验签后入账，重复通知只入账一次）' } },
+      {
+        config: { public: true },
+        schema: {
+          tags: ['充值'],
+          summary: '支付网关异步通知（验签后入账，重复通知只入账一次）',
+          // The acknowledgement is in the gateway's own format; only an unknown channel gets the envelope.
+          response: {
+            200: {
+              description: '已受理：支付宝为文本 success（不通过为 failure），微信支付与沙箱为 {"code":"SUCCESS"}',
+              content: { 'text/plain': { schema: z.string() }, 'application/json': { schema: gatewayAcknowledgement } },
+            },
+            400: {
+              description: '不通过：微信支付与沙箱为 {"code":"FAIL"}（网关稍后重发）；请求本身不合规时为统一错误格式',
+              content: { 'application/json': { schema: z.union([gatewayAcknowledgement, errorEnvelope]) } },
+            },
+            404: errorEnvelope,
+          },
+        },
+      },
       async (request, reply) => {
         const rawBody = typeof request.body === 'string' ? request.body : '';
         const outcome = await recharges.handleNotification(request.params.provider, { headers: request.headers, rawBody });

@@ -32,18 +32,24 @@ export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsync
     async (request) => ok(service.userInfo(principalOf(request), accountOf(request))),
   );
 
-  app.get(
-    '/account/',
-    {
-      config: { readsBalance: true, access: 'account' },
-      schema: {
-        tags: ['用户'],
-        summary: '账户余额（分）',
-        response: { 200: envelopeOf(z.object({ totalBalance: z.number().int() })), ...errors },
+  // The product spec names GET /api/v1/account/ (the console calls it so). OpenAPI paths take no trailing
+  // slash, so the document names /api/v1/account, and both answer the same.
+  for (const url of ['/account', '/account/']) {
+    app.get(
+      url,
+      {
+        config: { readsBalance: true, access: 'account' },
+        schema: {
+          hide: url.endsWith('/'),
+          tags: ['用户'],
+          summary: '账户余额（分）',
+          description: '也可请求 /api/v1/account/（产品规格中的写法）。',
+          response: { 200: envelopeOf(z.object({ totalBalance: z.number().int() })), ...errors },
+        },
       },
-    },
-    async (request) => ok({ totalBalance: spendableBalanceOf(request) }),
-  );
+      async (request) => ok({ totalBalance: spendableBalanceOf(request) }),
+    );
+  }
 
   app.get(
     '/user/check-phone',

@@ -6,6 +6,7 @@ import { principalOf, requireMainAccount } from '../../http/auth.js';
 import { countryCodeField, smsCodeField, telephoneField, text } from '../../http/fields.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { AppError } from '../../http/errors.js';
+import { OPTIONAL_SIGN_IN_SECURITY } from '../../http/openapi.js';
 import { devWechatClient, inProcessFetch } from '../../providers/oauth/dev.js';
 import type { FetchLike, OAuthProvider } from '../../providers/oauth/provider.js';
 import { WechatOAuthClient } from '../../providers/oauth/wechat.js';
@@ -58,6 +59,7 @@ export const wechatRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsy
       schema: {
         tags: TAGS,
         summary: `微信扫码页地址与 state（${WECHAT_STATE_TTL_SECONDS / 60}分钟内有效、仅可使用一次）；purpose=bind 需登录主账号`,
+        security: OPTIONAL_SIGN_IN_SECURITY,
         querystring: z.object({
           purpose: z.enum(['login', 'bind'], { error: 'purpose 可选 login、bind' }).default('login'),
           redirect: z.string().max(512, '跳转地址过长').refine(isConsolePath, '跳转地址必须是本站路径').optional(),
