@@ -4,7 +4,7 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { ErrorCodes } from '@slg/shared';
 import { inArray } from 'drizzle-orm';
 import { smsOutbox } from '../../db/schema/index.js';
-import { call, createTestApp, registerUser, uniquePhone, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, registerThroughApi, registerUser, uniquePhone, type TestApp } from '../../../test/helpers.js';
 
 /** The limits as deployed: 20 sends per client address an hour, a check after 3 of them or a phone's 2nd code of the day. */
 let t: TestApp;
@@ -175,7 +175,8 @@ describe('human check before SMS sends', () => {
   });
 
   it('the signed-in send to the own phone follows the same rules', async () => {
-    const { jwtToken } = await registerUser(t);
+    // Registered through the API: its register code is the phone's first of the day.
+    const { jwtToken } = await registerThroughApi(t);
     const client = newClient();
     const own = (captcha?: string) =>
       call(t.app, {
