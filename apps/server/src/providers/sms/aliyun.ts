@@ -1,13 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { $OpenApiUtil } from '@alicloud/openapi-core';
+import type * as Dysmsapi from '@alicloud/dysmsapi20170525';
 import type { SmsMessage, SmsProvider } from './provider.js';
 import { noticeParamMap, noticeTemplateVariable, type NoticeTemplateIds, type SmsNotice } from './notices.js';
 import { SmsSendError } from './provider.js';
 
 // The client is the package's CommonJS `exports.default`, which Node's ESM loader and vitest's resolve
 // differently for a default import; require gives the same object in both.
-const dysmsapi = createRequire(import.meta.url)('@alicloud/dysmsapi20170525') as typeof import('@alicloud/dysmsapi20170525');
+const dysmsapi = createRequire(import.meta.url)('@alicloud/dysmsapi20170525') as typeof Dysmsapi;
 
 export interface AliyunSmsOptions {
   accessKeyId: string;
