@@ -1,5 +1,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { AlipayRequestError, AlipaySdk } from 'alipay-sdk';
+import { createRequire } from 'node:module';
+import type * as AlipaySdkModule from 'alipay-sdk';
+import type { AlipaySdk, AlipaySdkConfig } from 'alipay-sdk';
 import type {
   CloseOutcome,
   CreatedPayment,
@@ -91,16 +93,32 @@ class UnsignedAlipayAnswer extends Error {
   }
 }
 
+interface LoadedAlipaySdk {
+  create(config: AlipaySdkConfig): AlipaySdk;
+  isSignatureFailure(error: unknown): boolean;
+}
+let loadedSdk: LoadedAlipaySdk | undefined;
+
 /**
- * The SDK checks an answer's signature only when one is there (it would fail on a missing one with a
- * TypeError and lose the answer); here a missing signature is its own outcome, so that an unsigned
- * refusal (Alipay cannot sign for an unknown app_id) still says what went wrong.
+ * The SDK, loaded when the first Alipay gateway is built (a process on the sandbox never pays its
+ * start-up time). It checks an answer's signature only when one is there and fails with a TypeError on
+ * a missing one, losing the answer; the subclass makes a missing signature its own outcome, so that an
+ * unsigned refusal (Alipay cannot sign for an unknown app_id) still says what went wrong.
  */
-class SignatureCheckingAlipaySdk extends AlipaySdk {
-  override checkResponseSign(responseDataRaw: string, responseKey: string, serverSign: string | undefined, traceId: string): void {
-    if (typeof serverSign !== 'string' || serverSign === '') throw new UnsignedAlipayAnswer(responseDataRaw);
-    super.checkResponseSign(responseDataRaw, responseKey, serverSign, traceId);
+function alipaySdk(): LoadedAlipaySdk {
+  if (loadedSdk) return loadedSdk;
+  const sdk = createRequire(import.meta.url)('alipay-sdk') as typeof AlipaySdkModule;
+  class SignatureCheckingAlipaySdk extends sdk.AlipaySdk {
+    override checkResponseSign(responseDataRaw: string, responseKey: string, serverSign: string | undefined, traceId: string): void {
+      if (typeof serverSign !== 'string' || serverSign === '') throw new UnsignedAlipayAnswer(responseDataRaw);
+      super.checkResponseSign(responseDataRaw, responseKey, serverSign, traceId);
+    }
   }
+  loadedSdk = {
+    create: (config) => new SignatureCheckingAlipaySdk(config),
+    isSignatureFailure: (error) => error instanceof sdk.AlipayRequestError && error.message.startsWith('验签失败'),
+  };
+  return loadedSdk;
 }
 
 /** A method's response node, whether Alipay signed it, and what a failure says. */
@@ -120,7 +138,7 @@ export class AlipayGateway implements PaymentGateway {
   private readonly sdk: AlipaySdk;
 
   constructor(private readonly options: AlipayOptions) {
-    this.sdk = new SignatureCheckingAlipaySdk({
+    this.sdk = alipaySdk().create({
       appId: options.appId,
       privateKey: loadAlipayPrivateKey(options.privateKeyPem).export({ format: 'pem', type: 'pkcs8' }) as string,
       keyType: 'PKCS8',
@@ -149,8 +167,7 @@ export class AlipayGateway implements PaymentGateway {
       node = isRecord(result) ? result : {};
     } catch (error) {
       if (!(error instanceof UnsignedAlipayAnswer)) {
-        const signatureFailed = error instanceof AlipayRequestError && error.message.startsWith('验签失败');
-        if (signatureFailed) throw new PaymentGatewayError('支付宝应答签名验证失败');
+        if (alipaySdk().isSignatureFailure(error)) throw new PaymentGatewayError('支付宝应答签名验证失败');
         throw new PaymentGatewayError(`${failure}请求失败: ${error instanceof Error ? error.message : String(error)}`);
       }
       signed = false;

@@ -1,5 +1,7 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
-import { Aes, Formatter, Rsa, Wechatpay } from 'wechatpay-axios-plugin';
+import { createRequire } from 'node:module';
+import type * as WechatpayPlugin from 'wechatpay-axios-plugin';
+import type { Wechatpay } from 'wechatpay-axios-plugin';
 import type {
   CloseOutcome,
   CreatedPayment,
@@ -95,6 +97,10 @@ function refusal(failure: string, answer: GatewayAnswer): PaymentGatewayError {
   return new PaymentGatewayError(`${failure}失败: ${code} ${message}`.trim());
 }
 
+/** The SDK, loaded when the first WeChat Pay gateway is built (a process on the sandbox never pays its start-up time). */
+let loadedPlugin: typeof WechatpayPlugin | undefined;
+const wechatpayPlugin = () => (loadedPlugin ??= createRequire(import.meta.url)('wechatpay-axios-plugin') as typeof WechatpayPlugin);
+
 /** A trade a close call found no longer payable without a payment. */
 const CLOSED_CODES = ['ORDER_CLOSED', 'ORDERCLOSED', 'ORDER_NOT_EXIST', 'ORDERNOTEXIST'];
 
@@ -115,7 +121,7 @@ export class WechatPayGateway implements PaymentGateway {
     if (!options.platformSerialNo) throw new Error('微信支付需要平台公钥 ID 或平台证书序列号（WECHATPAY_PLATFORM_SERIAL_NO）');
     // Keys are parsed here (a bad one fails at start, and the SDK's loader, which also reads `file://` paths, gets plain PEM).
     this.platformKey = createPublicKey(options.platformPublicKeyPem);
-    this.client = new Wechatpay({
+    this.client = new (wechatpayPlugin().Wechatpay)({
       mchid: options.mchId,
       serial: options.serialNo,
       privateKey: createPrivateKey(options.privateKeyPem).export({ format: 'pem', type: 'pkcs8' }) as string,
@@ -131,8 +137,8 @@ export class WechatPayGateway implements PaymentGateway {
 
   /**
    * Runs an SDK request. A 2xx answer has passed the SDK's signature check (`ok`); an answer outside 2xx
-   * is the gateway's refusal, for the caller to read (the SDK, like WeChat Pay's own SDKs, does not check
-   * those). Any other failure — no answer, or a 2xx answer whose signature fails — is a PaymentGatewayError.
+   * is the gateway's refusal, for the caller to read (the SDK checks no signature on those). Any other
+   * failure — no answer, or a 2xx answer whose signature fails — is a PaymentGatewayError.
    */
   private async send(request: () => Promise<{ status: number; data: unknown }>, failure: string): Promise<GatewayAnswer> {
     try {
@@ -211,6 +217,7 @@ export class WechatPayGateway implements PaymentGateway {
     if (serial !== this.options.platformSerialNo) throw new PaymentNotifyError('微信支付通知的平台证书序列号不匹配');
     let signed: boolean;
     try {
+      const { Formatter, Rsa } = wechatpayPlugin();
       signed = Rsa.verify(Formatter.response(timestamp, nonce, request.rawBody), signature, this.platformKey);
     } catch {
       signed = false;
@@ -232,7 +239,7 @@ export class WechatPayGateway implements PaymentGateway {
     let plaintext: string;
     try {
       const associatedData = typeof resource.associated_data === 'string' ? resource.associated_data : '';
-      plaintext = Aes.AesGcm.decrypt(resource.ciphertext, this.apiV3Key, resource.nonce, associatedData);
+      plaintext = wechatpayPlugin().Aes.AesGcm.decrypt(resource.ciphertext, this.apiV3Key, resource.nonce, associatedData);
     } catch {
       throw new PaymentNotifyError('微信支付通知解密失败');
     }

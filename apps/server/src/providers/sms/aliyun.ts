@@ -1,14 +1,23 @@
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { $OpenApiUtil } from '@alicloud/openapi-core';
+import type * as OpenApiCore from '@alicloud/openapi-core';
 import type * as Dysmsapi from '@alicloud/dysmsapi20170525';
 import type { SmsMessage, SmsProvider } from './provider.js';
 import { noticeParamMap, noticeTemplateVariable, type NoticeTemplateIds, type SmsNotice } from './notices.js';
 import { SmsSendError } from './provider.js';
 
-// The client is the package's CommonJS `exports.default`, which Node's ESM loader and vitest's resolve
-// differently for a default import; require gives the same object in both.
-const dysmsapi = createRequire(import.meta.url)('@alicloud/dysmsapi20170525') as typeof Dysmsapi;
+/**
+ * The SDK, loaded when the first Aliyun provider is built (a process on the console provider never pays
+ * its start-up time). Required rather than imported: the client is the package's CommonJS
+ * `exports.default`, which Node's ESM loader and vitest resolve differently for a default import.
+ */
+function aliyunSdk() {
+  const require = createRequire(import.meta.url);
+  return {
+    dysmsapi: require('@alicloud/dysmsapi20170525') as typeof Dysmsapi,
+    openApi: require('@alicloud/openapi-core') as typeof OpenApiCore,
+  };
+}
 
 export interface AliyunSmsOptions {
   accessKeyId: string;
@@ -55,11 +64,12 @@ const failureOf = (error: unknown): string => {
 /** Aliyun SMS (dysmsapi SendSms, version 2017-05-25) through the official SDK, which signs each request (ACS3-HMAC-SHA256). */
 export class AliyunSmsProvider implements SmsProvider {
   readonly name = 'aliyun';
-  private readonly client: InstanceType<typeof dysmsapi.default>;
+  private readonly sdk = aliyunSdk();
+  private readonly client: InstanceType<typeof Dysmsapi.default>;
 
   constructor(private readonly options: AliyunSmsOptions) {
-    this.client = new dysmsapi.default(
-      new $OpenApiUtil.Config({
+    this.client = new this.sdk.dysmsapi.default(
+      new this.sdk.openApi.$OpenApiUtil.Config({
         accessKeyId: options.accessKeyId,
         accessKeySecret: options.accessKeySecret,
         endpoint: options.endpoint ?? 'dysmsapi.aliyuncs.com',
@@ -82,7 +92,7 @@ export class AliyunSmsProvider implements SmsProvider {
   }
 
   private async sendSms(telephone: string, templateCode: string, templateParam: Record<string, string>): Promise<void> {
-    const request = new dysmsapi.SendSmsRequest({
+    const request = new this.sdk.dysmsapi.SendSmsRequest({
       phoneNumbers: telephone,
       signName: this.options.signName,
       templateCode,

@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { Agent } from 'node:http';
-import { sms } from 'tencentcloud-sdk-nodejs-sms';
+import { createRequire } from 'node:module';
+import type * as TencentSms from 'tencentcloud-sdk-nodejs-sms';
 import type { SmsMessage, SmsProvider } from './provider.js';
 import { SmsSendError } from './provider.js';
 import { noticeParamList, noticeTemplateVariable, type NoticeTemplateIds, type SmsNotice } from './notices.js';
@@ -56,9 +57,11 @@ export function tc3Authorization(request: Tc3Request): string {
 /** Tencent Cloud SMS (SendSms, version 2021-01-11) through the official SDK, which signs each request (TC3-HMAC-SHA256). */
 export class TencentSmsProvider implements SmsProvider {
   readonly name = 'tencent';
-  private readonly client: InstanceType<typeof sms.v20210111.Client>;
+  private readonly client: InstanceType<typeof TencentSms.sms.v20210111.Client>;
 
   constructor(private readonly options: TencentSmsOptions) {
+    // Loaded here, when a Tencent provider is built: a process on the console provider never pays the SDK's start-up time.
+    const { sms } = createRequire(import.meta.url)('tencentcloud-sdk-nodejs-sms') as typeof TencentSms;
     this.client = new sms.v20210111.Client({
       credential: { secretId: options.secretId, secretKey: options.secretKey },
       region: options.region ?? 'ap-guangzhou',
