@@ -154,9 +154,9 @@ export interface Config {
   /** Phones that get the operator role when they register or when the server starts. */
   operatorTelephones: string[];
   /** WeChat Pay merchant credentials (WECHATPAY_*), when all the required ones are set. */
-  wechatPay: Omit<WechatPayOptions, 'baseUrl' | 'fetchImpl' | 'now'> | null;
+  wechatPay: Omit<WechatPayOptions, 'baseUrl' | 'now'> | null;
   /** Alipay application credentials (ALIPAY_*), when all the required ones are set. */
-  alipay: Omit<AlipayOptions, 'fetchImpl' | 'now'> | null;
+  alipay: Omit<AlipayOptions, 'now'> | null;
   /** Where bank-transfer recharges go, shown to the payer. */
   bankAccount: { bankName: string; accountName: string; accountNo: string } | null;
   /** `noticeTemplates`: template ids of the SMS notices (arrears power-off, release reminder, stock alert), per gateway. */

@@ -121,7 +121,7 @@ export class FakeWechatPay extends LocalGatewayDouble {
   readonly platform = generateKeyPairSync('rsa', { modulusLength: 2048 });
   private readonly trades = new Map<string, { amountFen: number; state: WechatTradeState; transactionId: string }>();
   readonly apiV3Key = randomBytes(16).toString('hex');
-  readonly options: WechatPayOptions & { platformSerialNo: string };
+  readonly options: WechatPayOptions;
 
   constructor(private readonly now: () => Date) {
     super();
