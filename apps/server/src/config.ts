@@ -154,9 +154,9 @@ export interface Config {
   /** Phones that get the operator role when they register or when the server starts. */
   operatorTelephones: string[];
   /** WeChat Pay merchant credentials (WECHATPAY_*), when all the required ones are set. */
-  wechatPay: Omit<WechatPayOptions, 'baseUrl' | 'fetchImpl' | 'now'> | null;
+  wechatPay: Omit<WechatPayOptions, 'baseUrl' | 'now'> | null;
   /** Alipay application credentials (ALIPAY_*), when all the required ones are set. */
-  alipay: Omit<AlipayOptions, 'fetchImpl' | 'now'> | null;
+  alipay: Omit<AlipayOptions, 'now'> | null;
   /** Where bank-transfer recharges go, shown to the payer. */
   bankAccount: { bankName: string; accountName: string; accountNo: string } | null;
   /** `noticeTemplates`: template ids of the SMS notices (arrears power-off, release reminder, stock alert), per gateway. */
@@ -370,7 +370,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // PEM keys in one-line env values carry literal \n.
   const pem = (value: string) => value.replace(/\\n/g, '\n');
   const wechatPay =
-    e.WECHATPAY_APP_ID && e.WECHATPAY_MCH_ID && e.WECHATPAY_SERIAL_NO && e.WECHATPAY_PRIVATE_KEY && e.WECHATPAY_API_V3_KEY && e.WECHATPAY_PLATFORM_PUBLIC_KEY
+    e.WECHATPAY_APP_ID &&
+    e.WECHATPAY_MCH_ID &&
+    e.WECHATPAY_SERIAL_NO &&
+    e.WECHATPAY_PRIVATE_KEY &&
+    e.WECHATPAY_API_V3_KEY &&
+    e.WECHATPAY_PLATFORM_PUBLIC_KEY &&
+    e.WECHATPAY_PLATFORM_SERIAL_NO
       ? {
           appId: e.WECHATPAY_APP_ID,
           mchId: e.WECHATPAY_MCH_ID,
@@ -378,7 +384,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           privateKeyPem: pem(e.WECHATPAY_PRIVATE_KEY),
           apiV3Key: e.WECHATPAY_API_V3_KEY,
           platformPublicKeyPem: pem(e.WECHATPAY_PLATFORM_PUBLIC_KEY),
-          ...(e.WECHATPAY_PLATFORM_SERIAL_NO ? { platformSerialNo: e.WECHATPAY_PLATFORM_SERIAL_NO } : {}),
+          platformSerialNo: e.WECHATPAY_PLATFORM_SERIAL_NO,
         }
       : null;
   const alipay =
@@ -391,7 +397,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           ...(e.ALIPAY_SELLER_ID ? { sellerId: e.ALIPAY_SELLER_ID } : {}),
         }
       : null;
-  if (paymentProviders.includes('wechatpay') && !wechatPay) problems.push('PAYMENT_PROVIDERS 含 wechatpay 时需要 WECHATPAY_* 六个变量');
+  if (paymentProviders.includes('wechatpay') && !wechatPay) problems.push('PAYMENT_PROVIDERS 含 wechatpay 时需要 WECHATPAY_* 七个变量（WECHATPAY_PLATFORM_SERIAL_NO 为微信支付公钥 ID 或平台证书序列号）');
   if (paymentProviders.includes('alipay') && !alipay) problems.push('PAYMENT_PROVIDERS 含 alipay 时需要 ALIPAY_APP_ID、ALIPAY_PRIVATE_KEY、ALIPAY_PUBLIC_KEY');
   if (paymentProviders.includes('bank') && !bankAccount) problems.push('PAYMENT_PROVIDERS 含 bank 时需要设置 BANK_TRANSFER_ACCOUNT');
   const wechatLoginProvider = e.WECHAT_LOGIN_PROVIDER ?? (production ? (e.WECHAT_OPEN_APP_ID ? 'wechat' : 'off') : 'dev');

@@ -4,18 +4,17 @@
  * every gateway's notify path answers with that gateway's failure acknowledgement, never a 5xx, and
  * credits nothing.
  */
-import { createCipheriv, createSign, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
+import { createCipheriv, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recharges, wallets } from '../src/db/schema/index.js';
-import { alipaySignContent } from '../src/providers/payments/alipay.js';
 import { SANDBOX_SIGNATURE_HEADER, type SandboxGateway } from '../src/providers/payments/sandbox.js';
+import { alipayNotificationBody, rsaSign } from '../src/providers/payments/test-fakes.js';
 import { newRechargeId } from '../src/modules/billing/numbers.js';
 import { unbalancedTransactions, walletsOutOfBalance } from '../src/modules/billing/ledger.js';
 import { createTestApp, registerUser, type TestApp } from './helpers.js';
 
 const pem = (key: KeyObject, type: 'pkcs8' | 'spki') => key.export({ format: 'pem', type }) as string;
-const rsaSign = (message: string, key: KeyObject) => createSign('RSA-SHA256').update(message, 'utf8').sign(key, 'base64');
 
 const merchantKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const wechatPlatform = generateKeyPairSync('rsa', { modulusLength: 2048 });
@@ -60,10 +59,9 @@ function signedWechatBody(body: string) {
 }
 
 function alipayNotification(params: Record<string, string>) {
-  const sign = rsaSign(alipaySignContent(params, { exclude: ['sign', 'sign_type'], skipEmpty: false }), alipayPlatform.privateKey);
   return {
     headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' },
-    payload: new URLSearchParams({ ...params, sign, sign_type: 'RSA2' }).toString(),
+    payload: alipayNotificationBody(params, alipayPlatform.privateKey),
   };
 }
 

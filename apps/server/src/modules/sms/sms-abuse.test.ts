@@ -4,7 +4,7 @@ import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import { ErrorCodes } from '@slg/shared';
 import { inArray } from 'drizzle-orm';
 import { smsOutbox } from '../../db/schema/index.js';
-import { call, createTestApp, registerThroughApi, registerUser, uniquePhone, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, registerThroughApi, uniquePhone, type TestApp } from '../../../test/helpers.js';
 
 /** The limits as deployed: 20 sends per client address an hour, a check after 3 of them or a phone's 2nd code of the day. */
 let t: TestApp;

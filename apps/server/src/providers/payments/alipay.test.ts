@@ -1,35 +1,32 @@
-import { createSign, createVerify, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
-import {
-  AlipayGateway,
-  alipaySignContent,
-  extractAlipayResponseNode,
-  fenToYuan,
-  formatAlipayTime,
-  yuanToFen,
-  type AlipayOptions,
-} from './alipay.js';
+/**
+ * Alipay 当面付 through the official alipay-sdk, against FakeAlipay (a local HTTP server standing in for
+ * openapi.alipay.com/gateway.do): the SDK signs and sends every request and checks every answer for real.
+ * Answers and notifications follow the examples of Alipay's documentation (alipay.trade.precreate /
+ * close / query 响应示例, 异步通知参数示例), signed RSA2 with test keys the way the documentation describes
+ * (SHA256withRSA over the sorted `k=v&…` content; an answer's signature covers its response node's text).
+ */
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AlipayGateway, fenToYuan, formatAlipayTime, yuanToFen, type AlipayOptions } from './alipay.js';
 import { PaymentGatewayError, PaymentNotifyError } from './provider.js';
-import { FakeAlipay } from './test-fakes.js';
+import { alipayNotificationBody, alipaySignContent, FakeAlipay, rsaSign, rsaVerify } from './test-fakes.js';
 
-const pair = () => generateKeyPairSync('rsa', { modulusLength: 2048 });
-const app = pair();
-const alipay = pair();
-const stranger = pair();
-const pem = (key: KeyObject, type: 'pkcs8' | 'spki') => key.export({ format: 'pem', type }) as string;
+const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const bareBase64 = (key: KeyObject, type: 'pkcs8' | 'spki') => (key.export({ format: 'der', type }) as Buffer).toString('base64');
+const pkcs1Pem = (key: KeyObject) => key.export({ format: 'pem', type: 'pkcs1' }) as string;
 
 const NOW = new Date('2024-05-20T04:00:00Z');
-const baseOptions: AlipayOptions = {
-  appId: '2021000000000001',
-  privateKeyPem: pem(app.privateKey, 'pkcs8'),
-  alipayPublicKeyPem: pem(alipay.publicKey, 'spki'),
-  now: () => NOW,
-};
 
-const rsaSign = (content: string, key: KeyObject) => createSign('RSA-SHA256').update(content, 'utf8').sign(key, 'base64');
-const rsaVerify = (content: string, signature: string, key: KeyObject) =>
-  createVerify('RSA-SHA256').update(content, 'utf8').verify(key, signature, 'base64');
+const fakes: FakeAlipay[] = [];
+/** A double and a gateway configured with its application: every request goes to the double over HTTP. */
+function setUp(overrides: Partial<AlipayOptions> = {}) {
+  const fake = new FakeAlipay(() => NOW);
+  fakes.push(fake);
+  return { fake, gateway: new AlipayGateway({ ...fake.options, ...overrides }) };
+}
+afterAll(async () => {
+  await Promise.all(fakes.map((fake) => fake.close()));
+});
 
 const paymentInput = {
   rechargeId: 'rc_0001',
@@ -39,15 +36,13 @@ const paymentInput = {
   expiresAt: new Date('2024-05-20T04:30:00Z'),
 };
 
-/** A response the way Alipay lays it out: the node's text followed by the signature over exactly that text. */
-function signedResponse(nodeText: string, signer: KeyObject = alipay.privateKey, key = 'alipay_trade_precreate_response') {
-  return new Response(`{"${key}":${nodeText},"sign":"${rsaSign(nodeText, signer)}"}`, {
-    headers: { 'Content-Type': 'text/html;charset=utf-8' },
-  });
-}
+/** All parameters of a request as the double received them (common ones in the query, biz_content in the form). */
+const paramsOf = (request: { path: string; body: string } | undefined): Record<string, string> =>
+  Object.fromEntries([...new URL(`http://x${request?.path ?? ''}`).searchParams, ...new URLSearchParams(request?.body ?? '')]);
 
-function notifyBody(overrides: Record<string, string> = {}, signer: KeyObject = alipay.privateKey, tamper?: Record<string, string>) {
-  const params: Record<string, string> = {
+/** The documentation's 异步通知 example for a 当面付 payment, with our app and recharge. */
+function notifyParams(fake: FakeAlipay, overrides: Record<string, string> = {}): Record<string, string> {
+  return {
     gmt_create: '2024-05-20 12:00:00',
     charset: 'utf-8',
     seller_email: 'pay@example.cn',
@@ -59,7 +54,7 @@ function notifyBody(overrides: Record<string, string> = {}, signer: KeyObject = 
     notify_type: 'trade_status_sync',
     trade_status: 'TRADE_SUCCESS',
     receipt_amount: '100.50',
-    app_id: '2021000000000001',
+    app_id: fake.options.appId,
     buyer_pay_amount: '100.50',
     seller_id: '2088101117955611',
     gmt_payment: '2024-05-20 12:00:05',
@@ -68,12 +63,10 @@ function notifyBody(overrides: Record<string, string> = {}, signer: KeyObject = 
     out_trade_no: 'rc_0001',
     total_amount: '100.50',
     trade_no: '2024052022001404330501234567',
-    auth_app_id: '2021000000000001',
+    auth_app_id: fake.options.appId,
     point_amount: '0.00',
     ...overrides,
   };
-  const sign = rsaSign(alipaySignContent(params, { exclude: ['sign', 'sign_type'], skipEmpty: false }), signer);
-  return new URLSearchParams({ ...params, ...tamper, sign, sign_type: 'RSA2' }).toString();
 }
 
 describe('fen ↔ yuan', () => {
@@ -97,125 +90,114 @@ describe('fen ↔ yuan', () => {
       expect(() => yuanToFen(bad), bad).toThrow(RangeError);
     }
   });
-});
-
-describe('Alipay RSA2 signing', () => {
-  it('sorts parameters, skips sign and empty values, and keeps values unencoded', () => {
-    expect(alipaySignContent({ b: '2', a: '1', sign: 'x', empty: '', c: '{"k":"v w"}' })).toBe('a=1&b=2&c={"k":"v w"}');
-    expect(alipaySignContent({ b: '', a: '1', sign_type: 'RSA2' }, { exclude: ['sign', 'sign_type'], skipEmpty: false })).toBe('a=1&b=');
-  });
 
   it('formats timestamps in China time', () => {
     expect(formatAlipayTime(new Date('2024-05-20T16:30:05.999Z'))).toBe('2024-05-21 00:30:05');
   });
-
-  it('extracts the exact text of the response node', () => {
-    const text = '{ "alipay_trade_precreate_response" : {"code":"10000","msg":"Success","qr_code":"https:\\/\\/qr.alipay.com\\/x","n":{"a":"}"}} , "sign":"abc"}';
-    expect(extractAlipayResponseNode(text, 'alipay_trade_precreate_response')).toBe(
-      '{"code":"10000","msg":"Success","qr_code":"https:\\/\\/qr.alipay.com\\/x","n":{"a":"}"}}',
-    );
-    expect(extractAlipayResponseNode('{"sign":"x","error_response":{"code":"40002"}}', 'error_response')).toBe('{"code":"40002"}');
-    expect(extractAlipayResponseNode('{"sign":"x"}', 'error_response')).toBeNull();
-    expect(extractAlipayResponseNode('not json', 'error_response')).toBeNull();
-  });
 });
 
 describe('AlipayGateway.createPayment', () => {
-  it('posts a signed precreate form and returns qr_code after verifying the response signature', async () => {
-    const calls: { url: string; init: RequestInit | undefined }[] = [];
-    const gateway = new AlipayGateway({
-      ...baseOptions,
-      fetchImpl: async (url, init) => {
-        calls.push({ url: String(url), init });
-        return signedResponse('{"code":"10000","msg":"Success","out_trade_no":"rc_0001","qr_code":"https:\\/\\/qr.alipay.com\\/bax03431ljhokirwl38f00a7"}');
-      },
-    });
-    await expect(gateway.createPayment(paymentInput)).resolves.toEqual({ payUrl: null, qrCode: 'https://qr.alipay.com/bax03431ljhokirwl38f00a7' });
+  it('sends a precreate the gateway accepts (RSA2 by the application key) and returns the verified qr_code', async () => {
+    const { fake, gateway } = setUp();
+    await expect(gateway.createPayment(paymentInput)).resolves.toEqual({ payUrl: null, qrCode: 'https://qr.alipay.com/rc_0001' });
 
-    const call = calls[0];
-    const url = new URL(call?.url ?? '');
-    expect(`${url.origin}${url.pathname}`).toBe('https://openapi.alipay.com/gateway.do');
-    expect(call?.init?.method).toBe('POST');
-    expect(new Headers(call?.init?.headers).get('content-type')).toBe('application/x-www-form-urlencoded;charset=utf-8');
-
-    const params: Record<string, string> = Object.fromEntries([...url.searchParams, ...new URLSearchParams(String(call?.init?.body))]);
+    const [request] = fake.requests;
+    expect(request?.method).toBe('POST');
+    expect(new URL(`http://x${request?.path}`).pathname).toBe('/gateway.do');
+    const params = paramsOf(request);
     expect(params).toMatchObject({
       app_id: '2021000000000001',
       method: 'alipay.trade.precreate',
-      format: 'JSON',
       charset: 'utf-8',
       sign_type: 'RSA2',
       timestamp: '2024-05-20 12:00:00',
       version: '1.0',
       notify_url: 'https://api.example.cn/api/payments/alipay/notify',
     });
+    // biz_content travels in the form body, the common parameters in the query string.
+    expect(new URLSearchParams(request?.body).has('biz_content')).toBe(true);
     expect(JSON.parse(params.biz_content ?? '{}')).toEqual({
       out_trade_no: 'rc_0001',
       total_amount: '100.50',
       subject: '算力港账户充值',
       timeout_express: '30m',
     });
-    const { sign, ...unsigned } = params;
-    const content = Object.keys(unsigned).sort().map((key) => `${key}=${unsigned[key]}`).join('&');
-    expect(rsaVerify(content, sign ?? '', app.publicKey)).toBe(true);
-    expect(rsaVerify(content.replace('100.50', '100.51'), sign ?? '', app.publicKey)).toBe(false);
+    const { sign = '', ...unsigned } = params;
+    const content = alipaySignContent(unsigned, { exclude: [], keepEmpty: false });
+    expect(rsaVerify(content, sign, fake.app.publicKey)).toBe(true);
+    expect(rsaVerify(content.replace('100.50', '100.51'), sign, fake.app.publicKey)).toBe(false);
   });
 
-  it('accepts bare base64 keys and a custom gateway', async () => {
-    const urls: string[] = [];
-    const gateway = new AlipayGateway({
-      ...baseOptions,
-      privateKeyPem: bareBase64(app.privateKey, 'pkcs8'),
-      alipayPublicKeyPem: bareBase64(alipay.publicKey, 'spki'),
-      gateway: 'https://openapi-sandbox.dl.alipaydev.com/gateway.do',
-      fetchImpl: async (url) => {
-        urls.push(String(url));
-        return signedResponse('{"code":"10000","msg":"Success","out_trade_no":"rc_0001","qr_code":"https://qr.alipay.com/x"}');
-      },
-    });
-    await expect(gateway.createPayment(paymentInput)).resolves.toMatchObject({ qrCode: 'https://qr.alipay.com/x' });
-    expect(urls[0]?.startsWith('https://openapi-sandbox.dl.alipaydev.com/gateway.do?')).toBe(true);
-  });
-
-  it('turns business failures into PaymentGatewayError with sub_msg', async () => {
-    const gateway = new AlipayGateway({
-      ...baseOptions,
-      fetchImpl: async () =>
-        signedResponse('{"code":"40004","msg":"Business Failed","sub_code":"ACQ.TRADE_HAS_SUCCESS","sub_msg":"交易已被支付"}'),
-    });
-    const error = await gateway.createPayment(paymentInput).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(PaymentGatewayError);
-    expect((error as Error).message).toContain('交易已被支付');
-  });
-
-  it('turns an unsigned error_response into PaymentGatewayError with msg', async () => {
-    const gateway = new AlipayGateway({
-      ...baseOptions,
-      fetchImpl: async () => new Response('{"error_response":{"code":"40002","msg":"Invalid Arguments","sub_code":"isv.invalid-app-id"}}'),
-    });
-    await expect(gateway.createPayment(paymentInput)).rejects.toThrow(/isv\.invalid-app-id Invalid Arguments/);
-  });
-
-  it('refuses a success response signed by another key, tampered, or unsigned', async () => {
-    const node = '{"code":"10000","msg":"Success","out_trade_no":"rc_0001","qr_code":"https://qr.alipay.com/x"}';
-    const makers = [
-      () => signedResponse(node, stranger.privateKey),
-      async () => new Response((await signedResponse(node).text()).replace('qr.alipay.com/x', 'evil.example/x')),
-      () => new Response(`{"alipay_trade_precreate_response":${node}}`),
-    ];
-    for (const make of makers) {
-      const gateway = new AlipayGateway({ ...baseOptions, fetchImpl: async () => make() });
-      await expect(gateway.createPayment(paymentInput)).rejects.toBeInstanceOf(PaymentGatewayError);
+  it('sends the exact yuan of integer fen', async () => {
+    const { fake, gateway } = setUp();
+    for (const [amountFen, yuan] of [[1, '0.01'], [10, '0.10'], [100_000_00, '100000.00']] as const) {
+      await gateway.createPayment({ ...paymentInput, amountFen });
+      expect(JSON.parse(paramsOf(fake.requests.at(-1)).biz_content ?? '{}')).toMatchObject({ total_amount: yuan });
     }
+    for (const amountFen of [0, -1, 100.5]) await expect(gateway.createPayment({ ...paymentInput, amountFen })).rejects.toThrow('支付宝下单金额无效');
+  });
+
+  it('is refused by the gateway (isv.invalid-signature) when signing with a key the application did not upload', async () => {
+    const { gateway } = setUp({ privateKeyPem: stranger.privateKey.export({ format: 'pem', type: 'pkcs8' }) as string });
+    await expect(gateway.createPayment(paymentInput)).rejects.toThrow('支付宝下单失败: isv.invalid-signature 验签出错');
+  });
+
+  it('accepts keys as bare base64 (PKCS#8, as the key tool prints them) or PKCS#1 PEM', async () => {
+    const { fake } = setUp();
+    for (const keys of [
+      { privateKeyPem: bareBase64(fake.app.privateKey, 'pkcs8'), alipayPublicKeyPem: bareBase64(fake.alipay.publicKey, 'spki') },
+      { privateKeyPem: pkcs1Pem(fake.app.privateKey), alipayPublicKeyPem: fake.options.alipayPublicKeyPem },
+    ]) {
+      const gateway = new AlipayGateway({ ...fake.options, ...keys });
+      await expect(gateway.createPayment(paymentInput)).resolves.toMatchObject({ qrCode: 'https://qr.alipay.com/rc_0001' });
+    }
+  });
+
+  it('turns business failures into PaymentGatewayError with sub_code and sub_msg', async () => {
+    const { fake, gateway } = setUp();
+    fake.script = () => fake.signedReply('alipay.trade.precreate', '{"code":"40004","msg":"Business Failed","sub_code":"ACQ.TRADE_HAS_SUCCESS","sub_msg":"交易已被支付"}');
+    await expect(gateway.createPayment(paymentInput)).rejects.toThrow('支付宝下单失败: ACQ.TRADE_HAS_SUCCESS 交易已被支付');
+  });
+
+  it('turns an unsigned error_response into PaymentGatewayError with what it says', async () => {
+    const { fake, gateway } = setUp();
+    fake.script = () => ({ status: 200, body: '{"error_response":{"code":"40002","msg":"Invalid Arguments","sub_code":"isv.invalid-app-id"}}' });
+    await expect(gateway.createPayment(paymentInput)).rejects.toThrow('支付宝下单失败: isv.invalid-app-id Invalid Arguments');
+  });
+
+  it('refuses a success answer signed by another key, tampered, or unsigned, and an unreachable gateway', async () => {
+    const { fake, gateway } = setUp();
+    const node = '{"code":"10000","msg":"Success","out_trade_no":"rc_0001","qr_code":"https:\\/\\/qr.alipay.com\\/bax03431ljhokirwl38f00a7"}';
+    const answers = [
+      { script: () => fake.signedReply('alipay.trade.precreate', node, stranger.privateKey), message: '支付宝应答签名验证失败' },
+      {
+        script: () => {
+          const genuine = fake.signedReply('alipay.trade.precreate', node);
+          return { ...genuine, body: genuine.body?.replace('qr.alipay.com', 'evil.example') };
+        },
+        message: '支付宝应答签名验证失败',
+      },
+      { script: () => ({ status: 200, body: `{"alipay_trade_precreate_response":${node}}` }), message: '支付宝应答缺少签名' },
+    ];
+    for (const answer of answers) {
+      fake.script = answer.script;
+      await expect(gateway.createPayment(paymentInput)).rejects.toThrow(answer.message);
+    }
+    fake.script = () => fake.signedReply('alipay.trade.precreate', node);
+    await expect(gateway.createPayment(paymentInput)).resolves.toEqual({ payUrl: null, qrCode: 'https://qr.alipay.com/bax03431ljhokirwl38f00a7' });
+    fake.down = true;
+    await expect(gateway.createPayment(paymentInput)).rejects.toThrow(/^支付宝下单请求失败/);
   });
 });
 
 describe('AlipayGateway.verifyNotification', () => {
-  const gateway = new AlipayGateway(baseOptions);
+  const { fake, gateway } = setUp();
   const verify = (rawBody: string) => gateway.verifyNotification({ headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody });
+  const body = (overrides: Record<string, string> = {}, signer: KeyObject = fake.alipay.privateKey, tamper?: Record<string, string>) =>
+    alipayNotificationBody(notifyParams(fake, overrides), signer, tamper);
 
-  it('verifies a genuine notification and reads the payment facts', async () => {
-    await expect(verify(notifyBody())).resolves.toEqual({
+  it('verifies a genuine notification and reads the payment facts, amount in integer fen', async () => {
+    await expect(verify(body())).resolves.toEqual({
       rechargeId: 'rc_0001',
       amountFen: 10050,
       providerTradeNo: '2024052022001404330501234567',
@@ -229,41 +211,52 @@ describe('AlipayGateway.verifyNotification', () => {
     ['100.00', 10000],
     ['100.5', 10050],
   ])('reads total_amount %s as %i fen', async (totalAmount, fen) => {
-    await expect(verify(notifyBody({ total_amount: totalAmount }))).resolves.toMatchObject({ amountFen: fen });
+    await expect(verify(body({ total_amount: totalAmount }))).resolves.toMatchObject({ amountFen: fen });
   });
 
   it('treats TRADE_FINISHED as succeeded and other states as not', async () => {
-    await expect(verify(notifyBody({ trade_status: 'TRADE_FINISHED' }))).resolves.toMatchObject({ succeeded: true });
-    await expect(verify(notifyBody({ trade_status: 'WAIT_BUYER_PAY' }))).resolves.toMatchObject({ succeeded: false, closed: false });
-    await expect(verify(notifyBody({ trade_status: 'TRADE_CLOSED' }))).resolves.toMatchObject({ succeeded: false, closed: true });
-    await expect(verify(notifyBody({ trade_status: 'TRADE_CLOSED' }))).resolves.toMatchObject({ succeeded: false });
+    await expect(verify(body({ trade_status: 'TRADE_FINISHED' }))).resolves.toMatchObject({ succeeded: true });
+    await expect(verify(body({ trade_status: 'WAIT_BUYER_PAY' }))).resolves.toMatchObject({ succeeded: false, closed: false });
+    await expect(verify(body({ trade_status: 'TRADE_CLOSED' }))).resolves.toMatchObject({ succeeded: false, closed: true });
   });
 
   it('accepts a signature that leaves out empty values', async () => {
-    const params = { app_id: '2021000000000001', out_trade_no: 'rc_2', total_amount: '1.00', trade_no: 't2', trade_status: 'TRADE_SUCCESS', body: '' };
-    const sign = rsaSign(alipaySignContent(params, { exclude: ['sign', 'sign_type'], skipEmpty: true }), alipay.privateKey);
+    const params = { app_id: fake.options.appId, out_trade_no: 'rc_2', total_amount: '1.00', trade_no: 't2', trade_status: 'TRADE_SUCCESS', body: '' };
+    const sign = rsaSign(alipaySignContent(params, { exclude: ['sign', 'sign_type'], keepEmpty: false }), fake.alipay.privateKey);
     await expect(verify(new URLSearchParams({ ...params, sign, sign_type: 'RSA2' }).toString())).resolves.toMatchObject({ amountFen: 100 });
   });
 
+  it('accepts the notification the double sends for its own trade', async () => {
+    const other = setUp();
+    await other.gateway.createPayment({ ...paymentInput, rechargeId: 'RC20240520120000000002', amountFen: 2_000 });
+    other.fake.pay('RC20240520120000000002');
+    await expect(other.gateway.verifyNotification(other.fake.notification('RC20240520120000000002'))).resolves.toMatchObject({
+      rechargeId: 'RC20240520120000000002',
+      amountFen: 2_000,
+      succeeded: true,
+    });
+  });
+
   it('enforces seller_id when configured', async () => {
-    const strict = new AlipayGateway({ ...baseOptions, sellerId: '2088000000000000' });
-    await expect(strict.verifyNotification({ headers: {}, rawBody: notifyBody() })).rejects.toBeInstanceOf(PaymentNotifyError);
-    await expect(strict.verifyNotification({ headers: {}, rawBody: notifyBody({ seller_id: '2088000000000000' }) })).resolves.toMatchObject({
+    const strict = new AlipayGateway({ ...fake.options, sellerId: '2088000000000000' });
+    await expect(strict.verifyNotification({ headers: {}, rawBody: body() })).rejects.toBeInstanceOf(PaymentNotifyError);
+    await expect(strict.verifyNotification({ headers: {}, rawBody: body({ seller_id: '2088000000000000' }) })).resolves.toMatchObject({
       succeeded: true,
       closed: false,
     });
   });
 
   it.each<[string, () => string]>([
-    ['a tampered amount', () => notifyBody({}, alipay.privateKey, { total_amount: '0.01' })],
-    ['a tampered trade status', () => notifyBody({ trade_status: 'WAIT_BUYER_PAY' }, alipay.privateKey, { trade_status: 'TRADE_SUCCESS' })],
-    ['a signature by another key', () => notifyBody({}, stranger.privateKey)],
-    ['the application key signing instead of Alipay', () => notifyBody({}, app.privateKey)],
-    ['another app_id', () => notifyBody({ app_id: '2021000000000999' })],
-    ['an amount with three decimals', () => notifyBody({ total_amount: '1.005' })],
-    ['a zero amount', () => notifyBody({ total_amount: '0.00' })],
-    ['a missing signature', () => notifyBody().replace(/&sign=[^&]*/, '')],
-    ['a duplicated parameter', () => `${notifyBody()}&total_amount=100.50`],
+    ['a tampered amount', () => body({}, fake.alipay.privateKey, { total_amount: '0.01' })],
+    ['a tampered trade status', () => body({ trade_status: 'WAIT_BUYER_PAY' }, fake.alipay.privateKey, { trade_status: 'TRADE_SUCCESS' })],
+    ['a signature by another key', () => body({}, stranger.privateKey)],
+    ['the application key signing instead of Alipay', () => body({}, fake.app.privateKey)],
+    ['another app_id', () => body({ app_id: '2021000000000999' })],
+    ['an amount with three decimals', () => body({ total_amount: '1.005' })],
+    ['a zero amount', () => body({ total_amount: '0.00' })],
+    ['a missing signature', () => body().replace(/&sign=[^&]*/, '')],
+    ['an RSA (SHA-1) signature type', () => body().replace('sign_type=RSA2', 'sign_type=RSA')],
+    ['a duplicated parameter', () => `${body()}&total_amount=100.50`],
   ])('rejects %s with PaymentNotifyError', async (_label, make) => {
     const error = await verify(make()).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentNotifyError);
@@ -273,24 +266,21 @@ describe('AlipayGateway.verifyNotification', () => {
 
 describe('AlipayGateway.acknowledge', () => {
   it('answers success or failure as plain text', () => {
-    const gateway = new AlipayGateway(baseOptions);
+    const { gateway } = setUp();
     expect(gateway.acknowledge(true)).toEqual({ status: 200, contentType: 'text/plain', body: 'success' });
     expect(gateway.acknowledge(false)).toEqual({ status: 200, contentType: 'text/plain', body: 'failure' });
   });
 });
 
 describe('AlipayGateway.closePayment and queryPayment', () => {
-  const fakeWith = async (rechargeId = 'RC20260601100000123456') => {
-    const fake = new FakeAlipay(() => NOW);
-    const gateway = new AlipayGateway(fake.options);
+  const withTrade = async (rechargeId = 'RC20260601100000123456') => {
+    const { fake, gateway } = setUp();
     await gateway.createPayment({ ...paymentInput, rechargeId });
     return { fake, gateway, id: rechargeId };
   };
-  const paramsOf = (request: { path: string; body: string } | undefined) =>
-    Object.fromEntries([...new URL(`https://x${request?.path ?? ''}`).searchParams, ...new URLSearchParams(request?.body ?? '')]);
 
   it('closes a scanned, unpaid trade with a signed alipay.trade.close', async () => {
-    const { fake, gateway, id } = await fakeWith();
+    const { fake, gateway, id } = await withTrade();
     fake.scan(id);
     await expect(gateway.closePayment(id)).resolves.toBe('CLOSED');
     const close = paramsOf(fake.requests.at(-1));
@@ -303,12 +293,12 @@ describe('AlipayGateway.closePayment and queryPayment', () => {
   });
 
   it('answers CLOSED for a code nobody scanned yet (ACQ.TRADE_NOT_EXIST)', async () => {
-    const { gateway, id } = await fakeWith();
+    const { gateway, id } = await withTrade();
     await expect(gateway.closePayment(id)).resolves.toBe('CLOSED');
   });
 
   it('answers PAID when the trade was paid (close refused, query TRADE_SUCCESS) and the query returns the facts', async () => {
-    const { fake, gateway, id } = await fakeWith();
+    const { fake, gateway, id } = await withTrade();
     fake.pay(id);
     await expect(gateway.closePayment(id)).resolves.toBe('PAID');
     expect(fake.requests.map((request) => paramsOf(request).method)).toEqual(['alipay.trade.precreate', 'alipay.trade.close', 'alipay.trade.query']);
@@ -321,8 +311,8 @@ describe('AlipayGateway.closePayment and queryPayment', () => {
     });
   });
 
-  it('refuses to act on an unreachable gateway, a system error, or an unsigned or forged success', async () => {
-    const { fake, gateway, id } = await fakeWith();
+  it('refuses to act on an unreachable gateway, a system error, or an unsigned or forged answer', async () => {
+    const { fake, gateway, id } = await withTrade();
     fake.scan(id);
     fake.down = true;
     await expect(gateway.closePayment(id)).rejects.toBeInstanceOf(PaymentGatewayError);
@@ -331,20 +321,24 @@ describe('AlipayGateway.closePayment and queryPayment', () => {
     expect(fake.statusOf(id)).toBe('WAIT_BUYER_PAY');
 
     const close = '{"code":"10000","msg":"Success","out_trade_no":"rc_0001","trade_no":"2026"}';
-    const answers: (() => Response)[] = [
-      () => signedResponse('{"code":"20000","msg":"Service Currently Unavailable","sub_code":"aop.ACQ.SYSTEM_ERROR","sub_msg":"系统繁忙"}', alipay.privateKey, 'alipay_trade_close_response'),
-      () => new Response(`{"alipay_trade_close_response":${close}}`),
-      () => signedResponse(close, stranger.privateKey, 'alipay_trade_close_response'),
+    const answers = [
+      () => fake.signedReply('alipay.trade.close', '{"code":"20000","msg":"Service Currently Unavailable","sub_code":"aop.ACQ.SYSTEM_ERROR","sub_msg":"系统繁忙"}'),
+      () => ({ status: 200, body: `{"alipay_trade_close_response":${close}}` }),
+      () => ({ status: 200, body: '{"alipay_trade_close_response":{"code":"40004","msg":"Business Failed","sub_code":"ACQ.TRADE_NOT_EXIST"}}' }),
+      () => fake.signedReply('alipay.trade.close', close, stranger.privateKey),
+      () => ({ status: 502, body: '<html>Bad Gateway</html>' }),
     ];
     for (const answer of answers) {
-      const strict = new AlipayGateway({ ...baseOptions, fetchImpl: async () => answer() });
-      await expect(strict.closePayment('rc_0001')).rejects.toBeInstanceOf(PaymentGatewayError);
+      fake.script = answer;
+      await expect(gateway.closePayment('rc_0001')).rejects.toBeInstanceOf(PaymentGatewayError);
     }
     const query = '{"code":"10000","msg":"Success","out_trade_no":"rc_0001","trade_no":"2026","trade_status":"TRADE_SUCCESS","total_amount":"100.50"}';
-    const unsignedQuery = new AlipayGateway({ ...baseOptions, fetchImpl: async () => new Response(`{"alipay_trade_query_response":${query}}`) });
-    await expect(unsignedQuery.queryPayment('rc_0001')).rejects.toThrow('缺少签名');
-    const otherOrder = new AlipayGateway({ ...baseOptions, fetchImpl: async () => signedResponse(query, alipay.privateKey, 'alipay_trade_query_response') });
-    await expect(otherOrder.queryPayment('rc_0002')).rejects.toThrow('商户订单号不匹配');
-    await expect(otherOrder.queryPayment('rc_0001')).resolves.toMatchObject({ amountFen: 10050, succeeded: true });
+    fake.script = () => ({ status: 200, body: `{"alipay_trade_query_response":${query}}` });
+    await expect(gateway.queryPayment('rc_0001')).rejects.toThrow('缺少签名');
+    fake.script = () => fake.signedReply('alipay.trade.query', query);
+    await expect(gateway.queryPayment('rc_0002')).rejects.toThrow('商户订单号不匹配');
+    await expect(gateway.queryPayment('rc_0001')).resolves.toMatchObject({ amountFen: 10050, succeeded: true });
+    fake.script = () => fake.signedReply('alipay.trade.query', query.replace('"100.50"', '"100.505"'));
+    await expect(gateway.queryPayment('rc_0001')).rejects.toThrow('支付宝查单应答金额无效');
   });
 });

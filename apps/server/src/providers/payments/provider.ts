@@ -63,37 +63,7 @@ export interface PaymentGateway {
 export class PaymentNotifyError extends Error {}
 export class PaymentGatewayError extends Error {}
 
-/** What the HTTP gateways (WeChat Pay, Alipay) take besides their credentials; tests pass a fake network and clock. */
+/** What the HTTP gateways (WeChat Pay, Alipay) take besides their credentials; tests pass their own clock. */
 export interface GatewayRuntimeOptions {
-  fetchImpl?: typeof fetch;
   now?: () => Date;
-}
-
-/**
- * Sends a request to a gateway (10 s timeout) and reads the answer's text. Not reaching the gateway is a
- * PaymentGatewayError `${failure}: <cause>`; what the answer says is the caller's to judge.
- */
-export async function callGateway(
-  options: GatewayRuntimeOptions,
-  url: string,
-  request: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
-  failure: string,
-): Promise<{ response: Response; text: string }> {
-  const fetchImpl = options.fetchImpl ?? fetch;
-  try {
-    const response = await fetchImpl(url, { ...request, signal: AbortSignal.timeout(10_000) });
-    return { response, text: await response.text() };
-  } catch (error) {
-    throw new PaymentGatewayError(`${failure}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
-
-/** A POST through `callGateway`. */
-export function postToGateway(
-  options: GatewayRuntimeOptions,
-  url: string,
-  request: { headers: Record<string, string>; body: string },
-  failure: string,
-): Promise<{ response: Response; text: string }> {
-  return callGateway(options, url, { method: 'POST', ...request }, failure);
 }

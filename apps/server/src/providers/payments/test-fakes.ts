@@ -1,17 +1,21 @@
 /**
- * Fake WeChat Pay and Alipay servers for tests (imported by *.test.ts only): each is a `fetch` that
- * answers the documented endpoints the way the real service does (signed answers, its own trade state,
- * ORDERPAID / ACQ.TRADE_STATUS_ERROR after payment, ACQ.TRADE_NOT_EXIST for an Alipay code nobody
- * scanned), checks our request signatures, and produces signed payment notifications.
+ * TEST DOUBLES (imported by tests only). Each class here is a local HTTP server standing in for a real
+ * gateway — WeChat Pay API v3, Alipay OpenAPI — so that the official SDKs' own code runs end to end: they
+ * sign, send over HTTP and verify the answers exactly as they would against the real service. A double
+ * checks the request signatures, keeps its own trade state the way the documented endpoints describe
+ * (ORDERPAID / ACQ.TRADE_STATUS_ERROR after payment, ACQ.TRADE_NOT_EXIST for an Alipay code nobody
+ * scanned), answers with the documented bodies signed by its own platform key, and produces signed
+ * payment notifications. Keys are generated per double the way the providers' key tools do (RSA 2048).
  */
 import { createCipheriv, createSign, createVerify, generateKeyPairSync, randomBytes, type KeyObject } from 'node:crypto';
-import { alipaySignContent, type AlipayOptions, fenToYuan } from './alipay.js';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type AlipayOptions, fenToYuan } from './alipay.js';
 import type { NotificationRequest } from './provider.js';
-import { wechatPaySignMessage, type WechatPayOptions } from './wechatpay.js';
+import type { WechatPayOptions } from './wechatpay.js';
 
 const pem = (key: KeyObject, type: 'pkcs8' | 'spki') => key.export({ format: 'pem', type }) as string;
-const rsaSign = (message: string, key: KeyObject) => createSign('RSA-SHA256').update(message, 'utf8').sign(key, 'base64');
-const rsaVerify = (message: string, signature: string, key: KeyObject) => {
+export const rsaSign = (message: string, key: KeyObject) => createSign('RSA-SHA256').update(message, 'utf8').sign(key, 'base64');
+export const rsaVerify = (message: string, signature: string, key: KeyObject) => {
   try {
     return createVerify('RSA-SHA256').update(message, 'utf8').verify(key, signature, 'base64');
   } catch {
@@ -19,36 +23,102 @@ const rsaVerify = (message: string, signature: string, key: KeyObject) => {
   }
 };
 
-/** What every fake lets a test do to its network. */
-abstract class FakeNetwork {
+/** A request as the double received it. */
+export interface ReceivedRequest {
+  method: string;
+  /** Path and query, as sent. */
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export interface DoubleAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/**
+ * A local HTTP server answering like a gateway. Listening without a host is the one form of `listen`
+ * whose port is known at once, and tests build gateways from a double's options synchronously; every
+ * connection that does not come from this machine is dropped on arrival.
+ */
+export abstract class LocalGatewayDouble {
   /** Requests as received: method, path (with query) and body. */
   readonly requests: { method: string; path: string; body: string }[] = [];
-  /** While true, every request fails like an unreachable host. */
+  /** While true, every connection is cut like an unreachable host's. */
   down = false;
+  /** While set, answers every request in place of the gateway's own logic (a test's scripted answer). */
+  script: ((request: ReceivedRequest) => DoubleAnswer) | undefined;
+  /** http://127.0.0.1:<port> */
+  readonly origin: string;
+  private readonly server: Server;
 
-  readonly fetch: typeof fetch = async (input, init) => {
-    if (this.down) throw new TypeError('fetch failed: connect ECONNREFUSED');
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const method = init?.method ?? 'GET';
-    const body = typeof init?.body === 'string' ? init.body : '';
-    this.requests.push({ method, path: `${url.pathname}${url.search}`, body });
-    return this.answer(method, url, body, new Headers(init?.headers));
-  };
+  constructor() {
+    this.server = createServer((request, response) => void this.handle(request, response));
+    this.server.on('connection', (socket) => {
+      if (this.down || !LOOPBACK.has(socket.remoteAddress ?? '')) socket.destroy();
+    });
+    this.server.listen(0);
+    this.server.unref();
+    const address = this.server.address();
+    if (address === null || typeof address === 'string') throw new Error('test double did not bind a port');
+    this.origin = `http://127.0.0.1:${address.port}`;
+  }
 
-  protected abstract answer(method: string, url: URL, body: string, headers: Headers): Response;
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    // A connection kept alive from before `down` was set is cut here.
+    if (this.down) {
+      request.socket.destroy();
+      return;
+    }
+    const received: ReceivedRequest = {
+      method: request.method ?? 'GET',
+      path: request.url ?? '/',
+      headers: request.headers,
+      body: Buffer.concat(chunks).toString('utf8'),
+    };
+    this.requests.push({ method: received.method, path: received.path, body: received.body });
+    let answer: DoubleAnswer;
+    try {
+      answer = this.script ? this.script(received) : this.answer(received);
+    } catch (error) {
+      answer = { status: 500, body: `test double failed: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    response.writeHead(answer.status, answer.headers);
+    response.end(answer.body ?? '');
+  }
+
+  protected abstract answer(request: ReceivedRequest): DoubleAnswer;
 
   /** Requests whose path contains `part`. */
   requestsTo(part: string) {
     return this.requests.filter((request) => request.path.includes(part));
   }
+
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
 }
 
 type WechatTradeState = 'NOTPAY' | 'SUCCESS' | 'CLOSED';
 
+/** The fields of `Authorization: WECHATPAY2-SHA256-RSA2048 k="v",…`. */
+function authorizationFields(header: string | undefined): Record<string, string> {
+  return Object.fromEntries([...(header ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((match) => [match[1] ?? '', match[2] ?? '']));
+}
+
 /** WeChat Pay API v3 (Native): 下单, 关闭订单, 查询订单, and the payer's side. */
-export class FakeWechatPay extends FakeNetwork {
-  private readonly merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  private readonly platform = generateKeyPairSync('rsa', { modulusLength: 2048 });
+export class FakeWechatPay extends LocalGatewayDouble {
+  /** The merchant's API key pair (apiclient_key.pem): the gateway signs with its private half, the double checks with the public one. */
+  readonly merchant = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  /** The platform's key (微信支付公钥): signs answers and notifications. */
+  readonly platform = generateKeyPairSync('rsa', { modulusLength: 2048 });
   private readonly trades = new Map<string, { amountFen: number; state: WechatTradeState; transactionId: string }>();
   readonly apiV3Key = randomBytes(16).toString('hex');
   readonly options: WechatPayOptions;
@@ -63,8 +133,7 @@ export class FakeWechatPay extends FakeNetwork {
       apiV3Key: this.apiV3Key,
       platformPublicKeyPem: pem(this.platform.publicKey, 'spki'),
       platformSerialNo: 'PUB_KEY_ID_0119000001092025000000000000',
-      baseUrl: 'https://api.mch.weixin.test',
-      fetchImpl: this.fetch,
+      baseUrl: this.origin,
       now,
     };
   }
@@ -81,10 +150,8 @@ export class FakeWechatPay extends FakeNetwork {
     return true;
   }
 
-  /** The signed, encrypted notification of the trade's current state, as WeChat Pay posts it. */
+  /** The signed, encrypted notification of the trade's current state, as WeChat Pay posts it (支付成功通知). */
   notification(rechargeId: string): NotificationRequest {
-    const timestamp = String(Math.floor(this.now().getTime() / 1000));
-    const nonce = randomBytes(8).toString('hex');
     const cipherNonce = randomBytes(6).toString('hex');
     const cipher = createCipheriv('aes-256-gcm', Buffer.from(this.apiV3Key), Buffer.from(cipherNonce));
     cipher.setAAD(Buffer.from('transaction'));
@@ -98,14 +165,9 @@ export class FakeWechatPay extends FakeNetwork {
       summary: '支付成功',
       resource: { original_type: 'transaction', algorithm: 'AEAD_AES_256_GCM', ciphertext, associated_data: 'transaction', nonce: cipherNonce },
     });
+    const { headers } = this.signedAnswer(200, body, { timestamp: Math.floor(this.now().getTime() / 1000) });
     return {
-      headers: {
-        'content-type': 'application/json',
-        'wechatpay-timestamp': timestamp,
-        'wechatpay-nonce': nonce,
-        'wechatpay-signature': rsaSign(`${timestamp}\n${nonce}\n${body}\n`, this.platform.privateKey),
-        'wechatpay-serial': this.options.platformSerialNo ?? '',
-      },
+      headers: Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value])),
       rawBody: body,
     };
   }
@@ -125,38 +187,54 @@ export class FakeWechatPay extends FakeNetwork {
     };
   }
 
-  private signed(status: number, body: string): Response {
-    const timestamp = String(Math.floor(this.now().getTime() / 1000));
-    const nonce = randomBytes(8).toString('hex');
-    return new Response(status === 204 ? null : body, {
+  /**
+   * An answer signed the way WeChat Pay signs its answers (`Wechatpay-*` headers over timestamp, nonce
+   * and body). The timestamp is the real clock's by default: SDKs refuse answers more than 5 minutes off theirs.
+   */
+  signedAnswer(
+    status: number,
+    body: string,
+    options: { signer?: KeyObject; serial?: string; timestamp?: number } = {},
+  ): DoubleAnswer & { headers: Record<string, string> } {
+    const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));
+    const nonce = randomBytes(16).toString('hex');
+    return {
       status,
+      body,
       headers: {
         'Content-Type': 'application/json',
         'Wechatpay-Timestamp': timestamp,
         'Wechatpay-Nonce': nonce,
-        'Wechatpay-Signature': rsaSign(`${timestamp}\n${nonce}\n${body}\n`, this.platform.privateKey),
-        'Wechatpay-Serial': this.options.platformSerialNo ?? '',
+        'Wechatpay-Signature': rsaSign(`${timestamp}\n${nonce}\n${body}\n`, options.signer ?? this.platform.privateKey),
+        'Wechatpay-Serial': options.serial ?? this.options.platformSerialNo,
+        'Wechatpay-Signature-Type': 'WECHATPAY2-SHA256-RSA2048',
       },
-    });
+    };
   }
 
-  private error(status: number, code: string, message: string): Response {
-    return this.signed(status, JSON.stringify({ code, message }));
+  private error(status: number, code: string, message: string): DoubleAnswer {
+    return this.signedAnswer(status, JSON.stringify({ code, message }));
   }
 
-  protected answer(method: string, url: URL, body: string, headers: Headers): Response {
-    const fields = Object.fromEntries(
-      [...(headers.get('authorization') ?? '').matchAll(/(\w+)="([^"]*)"/g)].map((match) => [match[1] ?? '', match[2] ?? '']),
-    );
-    const message = wechatPaySignMessage({ method, url: `${url.pathname}${url.search}`, timestamp: fields.timestamp ?? '', nonce: fields.nonce_str ?? '', body });
-    if (fields.mchid !== this.options.mchId || !rsaVerify(message, fields.signature ?? '', this.merchant.publicKey)) {
+  protected answer(request: ReceivedRequest): DoubleAnswer {
+    const { method, body } = request;
+    const authorization = request.headers.authorization ?? '';
+    const fields = authorizationFields(authorization);
+    const message = `${method}\n${request.path}\n${fields.timestamp ?? ''}\n${fields.nonce_str ?? ''}\n${body}\n`;
+    if (
+      !authorization.startsWith('WECHATPAY2-SHA256-RSA2048 ') ||
+      fields.mchid !== this.options.mchId ||
+      fields.serial_no !== this.options.serialNo ||
+      !rsaVerify(message, fields.signature ?? '', this.merchant.publicKey)
+    ) {
       return this.error(401, 'SIGN_ERROR', '签名错误');
     }
+    const url = new URL(request.path, this.origin);
     const path = url.pathname;
     if (method === 'POST' && path === '/v3/pay/transactions/native') {
       const order = JSON.parse(body) as { out_trade_no: string; amount: { total: number } };
       this.trades.set(order.out_trade_no, { amountFen: order.amount.total, state: 'NOTPAY', transactionId: `42000${randomBytes(10).toString('hex')}` });
-      return this.signed(200, JSON.stringify({ code_url: `weixin://wxpay/bizpayurl?pr=${order.out_trade_no}` }));
+      return this.signedAnswer(200, JSON.stringify({ code_url: `weixin://wxpay/bizpayurl?pr=${order.out_trade_no}` }));
     }
     const close = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)\/close$/.exec(path);
     if (method === 'POST' && close) {
@@ -165,14 +243,14 @@ export class FakeWechatPay extends FakeNetwork {
       if (!trade) return this.error(404, 'ORDER_NOT_EXIST', '订单不存在');
       if (trade.state === 'SUCCESS') return this.error(400, 'ORDERPAID', '订单已支付');
       trade.state = 'CLOSED';
-      return this.signed(204, '');
+      return this.signedAnswer(204, '');
     }
     const query = /^\/v3\/pay\/transactions\/out-trade-no\/([^/]+)$/.exec(path);
     if (method === 'GET' && query) {
       if (url.searchParams.get('mchid') !== this.options.mchId) return this.error(400, 'PARAM_ERROR', '商户号不正确');
       const rechargeId = decodeURIComponent(query[1] ?? '');
       if (!this.trades.has(rechargeId)) return this.error(404, 'ORDER_NOT_EXIST', '订单不存在');
-      return this.signed(200, JSON.stringify(this.transaction(rechargeId)));
+      return this.signedAnswer(200, JSON.stringify(this.transaction(rechargeId)));
     }
     return this.error(404, 'NOT_FOUND', '接口不存在');
   }
@@ -180,23 +258,39 @@ export class FakeWechatPay extends FakeNetwork {
 
 type AlipayTradeStatus = 'WAIT_BUYER_PAY' | 'TRADE_SUCCESS' | 'TRADE_CLOSED';
 
+/** Alipay's RSA2 content: parameters sorted by key, `k=v` joined with `&`, without the excluded keys and (unless kept) empty values. */
+export function alipaySignContent(params: Record<string, string>, options: { exclude: readonly string[]; keepEmpty: boolean }): string {
+  return Object.keys(params)
+    .filter((key) => !options.exclude.includes(key) && (options.keepEmpty || params[key] !== ''))
+    .sort()
+    .map((key) => `${key}=${params[key] ?? ''}`)
+    .join('&');
+}
+
+/** An asynchronous notification (异步通知) as Alipay posts it: form-encoded, RSA2 over every parameter but sign and sign_type. */
+export function alipayNotificationBody(params: Record<string, string>, signer: KeyObject, tamper: Record<string, string> = {}): string {
+  const sign = rsaSign(alipaySignContent(params, { exclude: ['sign', 'sign_type'], keepEmpty: true }), signer);
+  return new URLSearchParams({ ...params, ...tamper, sign, sign_type: 'RSA2' }).toString();
+}
+
 /** Alipay OpenAPI (当面付): precreate, close, query, and the payer's side (scan, pay). */
-export class FakeAlipay extends FakeNetwork {
-  private readonly app = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  private readonly alipay = generateKeyPairSync('rsa', { modulusLength: 2048 });
+export class FakeAlipay extends LocalGatewayDouble {
+  /** The application's key pair: the gateway signs with its private half, the double checks with the public one. */
+  readonly app = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  /** Alipay's own key (支付宝公钥): signs answers and notifications. */
+  readonly alipay = generateKeyPairSync('rsa', { modulusLength: 2048 });
   /** Codes handed out: a trade exists at Alipay only once the payer scans one. */
   private readonly precreated = new Map<string, number>();
   private readonly trades = new Map<string, { amountFen: number; status: AlipayTradeStatus; tradeNo: string }>();
   readonly options: AlipayOptions;
 
-  constructor(private readonly now: () => Date) {
+  constructor(now: () => Date) {
     super();
     this.options = {
       appId: '2021000000000001',
       privateKeyPem: pem(this.app.privateKey, 'pkcs8'),
       alipayPublicKeyPem: pem(this.alipay.publicKey, 'spki'),
-      gateway: 'https://openapi.alipay.test/gateway.do',
-      fetchImpl: this.fetch,
+      gateway: `${this.origin}/gateway.do`,
       now,
     };
   }
@@ -238,29 +332,35 @@ export class FakeAlipay extends FakeNetwork {
       total_amount: fenToYuan(trade.amountFen),
       seller_id: '2088101117955611',
     };
-    const sign = rsaSign(alipaySignContent(params, { exclude: ['sign', 'sign_type'], skipEmpty: false }), this.alipay.privateKey);
+    return { headers: { 'content-type': 'application/x-www-form-urlencoded' }, rawBody: alipayNotificationBody(params, this.alipay.privateKey) };
+  }
+
+  /** `{"<method>_response":<node>,"sign":"…"}` with the signature over exactly the node's text, as Alipay lays out its answers. */
+  signedReply(method: string, nodeText: string, signer: KeyObject = this.alipay.privateKey): DoubleAnswer {
     return {
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      rawBody: new URLSearchParams({ ...params, sign, sign_type: 'RSA2' }).toString(),
+      status: 200,
+      headers: { 'Content-Type': 'text/html;charset=utf-8' },
+      body: `{"${method.replace(/\./g, '_')}_response":${nodeText},"sign":"${rsaSign(nodeText, signer)}"}`,
     };
   }
 
-  private reply(method: string, node: Record<string, string>): Response {
-    const nodeText = JSON.stringify(node);
-    return new Response(`{"${method.replace(/\./g, '_')}_response":${nodeText},"sign":"${rsaSign(nodeText, this.alipay.privateKey)}"}`, {
-      headers: { 'Content-Type': 'text/html;charset=utf-8' },
-    });
+  private reply(method: string, node: Record<string, string>): DoubleAnswer {
+    return this.signedReply(method, JSON.stringify(node));
   }
 
-  private failed(method: string, subCode: string, subMsg: string): Response {
+  private failed(method: string, subCode: string, subMsg: string): DoubleAnswer {
     return this.reply(method, { code: '40004', msg: 'Business Failed', sub_code: subCode, sub_msg: subMsg });
   }
 
-  protected answer(_method: string, url: URL, body: string): Response {
-    const params: Record<string, string> = Object.fromEntries([...url.searchParams, ...new URLSearchParams(body)]);
+  protected answer(request: ReceivedRequest): DoubleAnswer {
+    const url = new URL(request.path, this.origin);
+    const params: Record<string, string> = Object.fromEntries([...url.searchParams, ...new URLSearchParams(request.body)]);
     const { sign = '', ...unsigned } = params;
-    if (params.app_id !== this.options.appId || !rsaVerify(alipaySignContent(unsigned), sign, this.app.publicKey)) {
-      return new Response(JSON.stringify({ error_response: { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-signature', sub_msg: '验签出错' } }));
+    if (params.app_id !== this.options.appId || !rsaVerify(alipaySignContent(unsigned, { exclude: ['sign'], keepEmpty: false }), sign, this.app.publicKey)) {
+      return {
+        status: 200,
+        body: JSON.stringify({ error_response: { code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-signature', sub_msg: '验签出错' } }),
+      };
     }
     const method = params.method ?? '';
     const biz = JSON.parse(params.biz_content ?? '{}') as { out_trade_no: string; total_amount?: string };
@@ -288,6 +388,6 @@ export class FakeAlipay extends FakeNetwork {
         buyer_logon_id: '159****5620',
       });
     }
-    return new Response(JSON.stringify({ error_response: { code: '40004', msg: 'Business Failed', sub_code: 'isv.invalid-method', sub_msg: '不存在的方法名' } }));
+    return { status: 200, body: JSON.stringify({ error_response: { code: '40004', msg: 'Business Failed', sub_code: 'isv.invalid-method', sub_msg: '不存在的方法名' } }) };
   }
 }

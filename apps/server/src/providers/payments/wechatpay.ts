@@ -1,12 +1,7 @@
-import {
-  createDecipheriv,
-  createPrivateKey,
-  createPublicKey,
-  createSign,
-  createVerify,
-  randomBytes,
-  type KeyObject,
-} from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type * as WechatpayPlugin from 'wechatpay-axios-plugin';
+import type { Wechatpay } from 'wechatpay-axios-plugin';
 import type {
   CloseOutcome,
   CreatedPayment,
@@ -17,7 +12,7 @@ import type {
   PaymentGateway,
   VerifiedNotification,
 } from './provider.js';
-import { callGateway, PaymentGatewayError, PaymentNotifyError } from './provider.js';
+import { PaymentGatewayError, PaymentNotifyError } from './provider.js';
 
 export interface WechatPayOptions extends GatewayRuntimeOptions {
   /** 公众号/小程序/开放平台 AppID bound to the merchant. */
@@ -32,95 +27,15 @@ export interface WechatPayOptions extends GatewayRuntimeOptions {
   apiV3Key: string;
   /** WeChat Pay platform public key (pub_key.pem) or platform certificate PEM: verifies notifications and responses. */
   platformPublicKeyPem: string;
-  /** Public key ID (PUB_KEY_ID_…) or platform certificate serial; when set, `Wechatpay-Serial` must equal it. */
-  platformSerialNo?: string;
+  /** Public key ID (PUB_KEY_ID_…) or platform certificate serial: answers and notifications must carry it in `Wechatpay-Serial`. */
+  platformSerialNo: string;
   /** Default https://api.mch.weixin.qq.com. */
   baseUrl?: string;
 }
 
 export const WECHATPAY_BASE_URL = 'https://api.mch.weixin.qq.com';
-export const WECHATPAY_NATIVE_PATH = '/v3/pay/transactions/native';
 /** Notifications whose timestamp is further than this from our clock are refused (replay protection). */
 export const WECHATPAY_MAX_CLOCK_SKEW_SECONDS = 5 * 60;
-
-export interface WechatPaySignInput {
-  /** HTTP method, upper case. */
-  method: string;
-  /** Absolute URL or the canonical URL (path and query, e.g. `/v3/pay/transactions/native`). */
-  url: string;
-  /** Unix seconds. */
-  timestamp: number | string;
-  nonce: string;
-  /** The request body exactly as sent ('' for GET). */
-  body: string;
-}
-
-/** Path and query the way API v3 signs them. */
-export function wechatPayCanonicalUrl(url: string): string {
-  if (url.startsWith('/')) return url;
-  const parsed = new URL(url);
-  return `${parsed.pathname}${parsed.search}`;
-}
-
-/** The message a merchant request signature covers: method, canonical URL, timestamp, nonce and body, each followed by \n. */
-export function wechatPaySignMessage(input: WechatPaySignInput): string {
-  return `${input.method.toUpperCase()}\n${wechatPayCanonicalUrl(input.url)}\n${input.timestamp}\n${input.nonce}\n${input.body}\n`;
-}
-
-/** base64(SHA256-with-RSA) of the request message with the merchant private key. */
-export function wechatPaySignature(input: WechatPaySignInput, privateKey: KeyObject | string): string {
-  return createSign('RSA-SHA256').update(wechatPaySignMessage(input)).sign(privateKey, 'base64');
-}
-
-/** The `Authorization` header of an API v3 request. */
-export function buildAuthorization(
-  input: WechatPaySignInput & { mchId: string; serialNo: string; privateKey: KeyObject | string },
-): string {
-  const signature = wechatPaySignature(input, input.privateKey);
-  return (
-    `WECHATPAY2-SHA256-RSA2048 mchid="${input.mchId}",nonce_str="${input.nonce}",` +
-    `timestamp="${input.timestamp}",serial_no="${input.serialNo}",signature="${signature}"`
-  );
-}
-
-/** The message WeChat Pay signs on responses and notifications. */
-export function wechatPayResponseMessage(timestamp: string, nonce: string, body: string): string {
-  return `${timestamp}\n${nonce}\n${body}\n`;
-}
-
-/** Checks a `Wechatpay-Signature` (response or notification) with the platform public key. */
-export function verifyWechatPaySignature(
-  input: { timestamp: string; nonce: string; body: string; signature: string },
-  platformPublicKey: KeyObject | string,
-): boolean {
-  try {
-    return createVerify('RSA-SHA256')
-      .update(wechatPayResponseMessage(input.timestamp, input.nonce, input.body))
-      .verify(platformPublicKey, input.signature, 'base64');
-  } catch {
-    return false;
-  }
-}
-
-export interface WechatPayEncryptedResource {
-  algorithm?: string;
-  ciphertext: string;
-  nonce: string;
-  associated_data?: string;
-  original_type?: string;
-}
-
-/** AEAD_AES_256_GCM decryption of a notification `resource`: the last 16 bytes of the ciphertext are the tag. Throws on any failure. */
-export function decryptWechatPayResource(resource: WechatPayEncryptedResource, apiV3Key: string): string {
-  const key = Buffer.from(apiV3Key, 'utf8');
-  if (key.length !== 32) throw new Error('APIv3 key must be 32 bytes');
-  const data = Buffer.from(resource.ciphertext, 'base64');
-  if (data.length <= 16) throw new Error('ciphertext too short');
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(resource.nonce, 'utf8'), { authTagLength: 16 });
-  decipher.setAuthTag(data.subarray(data.length - 16));
-  decipher.setAAD(Buffer.from(resource.associated_data ?? '', 'utf8'));
-  return Buffer.concat([decipher.update(data.subarray(0, data.length - 16)), decipher.final()]).toString('utf8');
-}
 
 /** RFC 3339 in China time, e.g. 2024-01-01T12:00:00+08:00 (the format of `time_expire`). */
 export function formatWechatPayTime(date: Date): string {
@@ -149,70 +64,100 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The answer's JSON object, or {} when it is not one (an empty 204, an HTML error page). */
-function recordOf(text: string): Record<string, unknown> {
-  const parsed = parseJson(text);
-  return isRecord(parsed) ? parsed : {};
-}
-
-/** `CODE message` of an API v3 error answer, or the HTTP status when it has no code. */
-function errorOf(response: Response, result: Record<string, unknown>): string {
-  const code = typeof result.code === 'string' ? result.code : `HTTP ${response.status}`;
-  const message = typeof result.message === 'string' ? result.message : '';
-  return `${code} ${message}`.trim();
-}
-
-export const wechatPayClosePath = (rechargeId: string) => `/v3/pay/transactions/out-trade-no/${encodeURIComponent(rechargeId)}/close`;
-export const wechatPayQueryPath = (rechargeId: string, mchId: string) =>
-  `/v3/pay/transactions/out-trade-no/${encodeURIComponent(rechargeId)}?mchid=${encodeURIComponent(mchId)}`;
-
 const nonEmptyString = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
-/** WeChat Pay API v3, Native payment (扫码支付). */
+/** What the SDK (axios) rejects with: an answer outside 2xx, an answer failing its signature check, or no answer at all. */
+interface SdkFailure {
+  code?: string;
+  message: string;
+  response?: { status: number; data: unknown };
+}
+
+const isSdkFailure = (error: unknown): error is SdkFailure => error instanceof Error && (error as { isAxiosError?: unknown }).isAxiosError === true;
+
+/** The SDK's codes for a 2xx answer whose signature it could not accept. */
+const SIGNATURE_FAILURES: Record<string, string> = {
+  EV3_RES_HEADERS_INCOMPLATE: '微信支付应答缺少签名',
+  EV3_RES_HEADER_PLATFORM_SERIAL: '微信支付应答的平台证书序列号不匹配',
+  EV3_RES_HEADER_SIGNATURE_DIGEST: '微信支付应答签名验证失败',
+  EV3_RES_HEADER_TIMESTAMP_OFFSET: '微信支付应答时间戳与本机时间相差超过 5 分钟',
+};
+
+interface GatewayAnswer {
+  ok: boolean;
+  status: number;
+  /** The answer's JSON object, or {} when it is not one (an empty 204, an HTML error page). */
+  result: Record<string, unknown>;
+}
+
+/** `<failure>失败: CODE message` of a refusal, or the HTTP status when it has no code. */
+function refusal(failure: string, answer: GatewayAnswer): PaymentGatewayError {
+  const code = typeof answer.result.code === 'string' ? answer.result.code : `HTTP ${answer.status}`;
+  const message = typeof answer.result.message === 'string' ? answer.result.message : '';
+  return new PaymentGatewayError(`${failure}失败: ${code} ${message}`.trim());
+}
+
+/** The SDK, loaded when the first WeChat Pay gateway is built (a process on the sandbox never pays its start-up time). */
+let loadedPlugin: typeof WechatpayPlugin | undefined;
+const wechatpayPlugin = () => (loadedPlugin ??= createRequire(import.meta.url)('wechatpay-axios-plugin') as typeof WechatpayPlugin);
+
+/** A trade a close call found no longer payable without a payment. */
+const CLOSED_CODES = ['ORDER_CLOSED', 'ORDERCLOSED', 'ORDER_NOT_EXIST', 'ORDERNOTEXIST'];
+
+/**
+ * WeChat Pay API v3, Native payment (扫码支付), through `wechatpay-axios-plugin`: it signs every request
+ * with the merchant key and verifies every 2xx answer against the platform key named by its
+ * `Wechatpay-Serial`. Notifications are checked with the same library's RSA and AES-GCM primitives.
+ */
 export class WechatPayGateway implements PaymentGateway {
   readonly name = 'wechatpay';
-  private readonly privateKey: KeyObject;
+  private readonly client: Wechatpay;
   private readonly platformKey: KeyObject;
+  private readonly apiV3Key: Buffer;
 
   constructor(private readonly options: WechatPayOptions) {
-    if (Buffer.byteLength(options.apiV3Key, 'utf8') !== 32) throw new Error('微信支付 APIv3 密钥必须是 32 字节');
-    this.privateKey = createPrivateKey(options.privateKeyPem);
+    this.apiV3Key = Buffer.from(options.apiV3Key, 'utf8');
+    if (this.apiV3Key.length !== 32) throw new Error('微信支付 APIv3 密钥必须是 32 字节');
+    if (!options.platformSerialNo) throw new Error('微信支付需要平台公钥 ID 或平台证书序列号（WECHATPAY_PLATFORM_SERIAL_NO）');
+    // Keys are parsed here (a bad one fails at start, and the SDK's loader, which also reads `file://` paths, gets plain PEM).
     this.platformKey = createPublicKey(options.platformPublicKeyPem);
+    this.client = new (wechatpayPlugin().Wechatpay)({
+      mchid: options.mchId,
+      serial: options.serialNo,
+      privateKey: createPrivateKey(options.privateKeyPem).export({ format: 'pem', type: 'pkcs8' }) as string,
+      certs: { [options.platformSerialNo]: this.platformKey },
+      baseURL: options.baseUrl ?? WECHATPAY_BASE_URL,
+      timeout: 10_000,
+    });
   }
 
   private now(): Date {
     return this.options.now?.() ?? new Date();
   }
 
-  private get baseUrl(): string {
-    return (this.options.baseUrl ?? WECHATPAY_BASE_URL).replace(/\/+$/, '');
-  }
-
-  /** Sends an API v3 request signed with the merchant key (`body` is '' for GET). */
-  private send(method: 'GET' | 'POST', path: string, body: string, failure: string): Promise<{ response: Response; text: string }> {
-    const url = `${this.baseUrl}${path}`;
-    const timestamp = Math.floor(this.now().getTime() / 1000);
-    const nonce = randomBytes(16).toString('hex').toUpperCase();
-    const authorization = buildAuthorization({
-      method,
-      url,
-      timestamp,
-      nonce,
-      body,
-      mchId: this.options.mchId,
-      serialNo: this.options.serialNo,
-      privateKey: this.privateKey,
-    });
-    const headers: Record<string, string> = { Authorization: authorization, Accept: 'application/json', 'User-Agent': 'suanligang-server' };
-    if (method === 'GET') return callGateway(this.options, url, { method, headers }, failure);
-    return callGateway(this.options, url, { method, headers: { ...headers, 'Content-Type': 'application/json' }, body }, failure);
+  /**
+   * Runs an SDK request. A 2xx answer has passed the SDK's signature check (`ok`); an answer outside 2xx
+   * is the gateway's refusal, for the caller to read (the SDK checks no signature on those). Any other
+   * failure — no answer, or a 2xx answer whose signature fails — is a PaymentGatewayError.
+   */
+  private async send(request: () => Promise<{ status: number; data: unknown }>, failure: string): Promise<GatewayAnswer> {
+    try {
+      const { status, data } = await request();
+      return { ok: true, status, result: isRecord(data) ? data : {} };
+    } catch (error) {
+      if (!isSdkFailure(error)) throw new PaymentGatewayError(`${failure}失败: ${error instanceof Error ? error.message : String(error)}`);
+      const signatureProblem = error.code === undefined ? undefined : SIGNATURE_FAILURES[error.code];
+      if (signatureProblem) throw new PaymentGatewayError(signatureProblem);
+      if (!error.response) throw new PaymentGatewayError(`${failure}请求失败: ${error.message}`);
+      return { ok: false, status: error.response.status, result: isRecord(error.response.data) ? error.response.data : {} };
+    }
   }
 
   async createPayment(input: CreatePaymentInput): Promise<CreatedPayment> {
     if (!Number.isSafeInteger(input.amountFen) || input.amountFen <= 0) {
       throw new PaymentGatewayError(`微信支付下单金额无效: ${input.amountFen}`);
     }
-    const body = JSON.stringify({
+    const order = {
       appid: this.options.appId,
       mchid: this.options.mchId,
       description: input.description,
@@ -220,13 +165,11 @@ export class WechatPayGateway implements PaymentGateway {
       time_expire: formatWechatPayTime(input.expiresAt),
       notify_url: input.notifyUrl,
       amount: { total: input.amountFen, currency: 'CNY' },
-    });
-    const { response, text } = await this.send('POST', WECHATPAY_NATIVE_PATH, body, '微信支付下单请求失败');
-    const result = recordOf(text);
-    if (!response.ok) throw new PaymentGatewayError(`微信支付下单失败: ${errorOf(response, result)}`);
-    this.assertSignedResponse(response.headers, text);
-    if (!nonEmptyString(result.code_url)) throw new PaymentGatewayError('微信支付下单应答缺少 code_url');
-    return { payUrl: null, qrCode: result.code_url };
+    };
+    const answer = await this.send(() => this.client.chain('v3/pay/transactions/native').post<unknown>(order), '微信支付下单');
+    if (!answer.ok) throw refusal('微信支付下单', answer);
+    if (!nonEmptyString(answer.result.code_url)) throw new PaymentGatewayError('微信支付下单应答缺少 code_url');
+    return { payUrl: null, qrCode: answer.result.code_url };
   }
 
   /**
@@ -235,43 +178,34 @@ export class WechatPayGateway implements PaymentGateway {
    * not an answer we can act on.
    */
   async closePayment(rechargeId: string): Promise<CloseOutcome> {
-    const body = JSON.stringify({ mchid: this.options.mchId });
-    const { response, text } = await this.send('POST', wechatPayClosePath(rechargeId), body, '微信支付关单请求失败');
-    if (response.status === 204) {
-      this.assertSignedResponse(response.headers, text);
-      return 'CLOSED';
-    }
-    const result = recordOf(text);
-    const code = typeof result.code === 'string' ? result.code : '';
-    if (code === 'ORDERPAID') return 'PAID';
-    if (['ORDER_CLOSED', 'ORDERCLOSED', 'ORDER_NOT_EXIST', 'ORDERNOTEXIST'].includes(code)) return 'CLOSED';
-    throw new PaymentGatewayError(`微信支付关单失败: ${errorOf(response, result)}`);
+    const answer = await this.send(
+      () =>
+        this.client.chain('v3/pay/transactions/out-trade-no/{out_trade_no}/close').post<unknown>(
+          { mchid: this.options.mchId },
+          { out_trade_no: encodeURIComponent(rechargeId) },
+        ),
+      '微信支付关单',
+    );
+    if (answer.ok && answer.status === 204) return 'CLOSED';
+    if (!answer.ok && answer.result.code === 'ORDERPAID') return 'PAID';
+    if (!answer.ok && typeof answer.result.code === 'string' && CLOSED_CODES.includes(answer.result.code)) return 'CLOSED';
+    throw refusal('微信支付关单', answer);
   }
 
   /** 商户订单号查询订单: the transaction, checked like a notification's. */
   async queryPayment(rechargeId: string): Promise<VerifiedNotification> {
-    const { response, text } = await this.send('GET', wechatPayQueryPath(rechargeId, this.options.mchId), '', '微信支付查单请求失败');
-    const result = recordOf(text);
-    if (!response.ok) throw new PaymentGatewayError(`微信支付查单失败: ${errorOf(response, result)}`);
-    this.assertSignedResponse(response.headers, text);
-    const facts = this.transactionFacts(result, (message) => new PaymentGatewayError(message));
+    const answer = await this.send(
+      () =>
+        this.client.chain('v3/pay/transactions/out-trade-no/{out_trade_no}').get<unknown>({
+          params: { mchid: this.options.mchId },
+          out_trade_no: encodeURIComponent(rechargeId),
+        }),
+      '微信支付查单',
+    );
+    if (!answer.ok) throw refusal('微信支付查单', answer);
+    const facts = this.transactionFacts(answer.result, (message) => new PaymentGatewayError(message));
     if (facts.rechargeId !== rechargeId) throw new PaymentGatewayError('微信支付查单应答的商户订单号不匹配');
     return facts;
-  }
-
-  /** Successful API v3 responses are signed by the platform like notifications; a response failing the check is not trusted. */
-  private assertSignedResponse(headers: Headers, body: string): void {
-    const timestamp = headers.get('wechatpay-timestamp');
-    const nonce = headers.get('wechatpay-nonce');
-    const signature = headers.get('wechatpay-signature');
-    const serial = headers.get('wechatpay-serial');
-    if (!timestamp || !nonce || !signature) throw new PaymentGatewayError('微信支付应答缺少签名');
-    if (this.options.platformSerialNo && serial !== this.options.platformSerialNo) {
-      throw new PaymentGatewayError('微信支付应答的平台证书序列号不匹配');
-    }
-    if (!verifyWechatPaySignature({ timestamp, nonce, body, signature }, this.platformKey)) {
-      throw new PaymentGatewayError('微信支付应答签名验证失败');
-    }
   }
 
   async verifyNotification(request: NotificationRequest): Promise<VerifiedNotification> {
@@ -280,12 +214,15 @@ export class WechatPayGateway implements PaymentGateway {
     const signature = header(request.headers, 'wechatpay-signature');
     const serial = header(request.headers, 'wechatpay-serial');
     if (!timestamp || !nonce || !signature || !serial) throw new PaymentNotifyError('微信支付通知缺少签名头');
-    if (this.options.platformSerialNo && serial !== this.options.platformSerialNo) {
-      throw new PaymentNotifyError('微信支付通知的平台证书序列号不匹配');
+    if (serial !== this.options.platformSerialNo) throw new PaymentNotifyError('微信支付通知的平台证书序列号不匹配');
+    let signed: boolean;
+    try {
+      const { Formatter, Rsa } = wechatpayPlugin();
+      signed = Rsa.verify(Formatter.response(timestamp, nonce, request.rawBody), signature, this.platformKey);
+    } catch {
+      signed = false;
     }
-    if (!verifyWechatPaySignature({ timestamp, nonce, body: request.rawBody, signature }, this.platformKey)) {
-      throw new PaymentNotifyError('微信支付通知签名验证失败');
-    }
+    if (!signed) throw new PaymentNotifyError('微信支付通知签名验证失败');
     if (!/^\d{1,12}$/.test(timestamp)) throw new PaymentNotifyError('微信支付通知时间戳无效');
     const skew = Math.abs(Math.floor(this.now().getTime() / 1000) - Number(timestamp));
     if (skew > WECHATPAY_MAX_CLOCK_SKEW_SECONDS) throw new PaymentNotifyError('微信支付通知时间戳已过期');
@@ -301,14 +238,8 @@ export class WechatPayGateway implements PaymentGateway {
     }
     let plaintext: string;
     try {
-      plaintext = decryptWechatPayResource(
-        {
-          ciphertext: resource.ciphertext,
-          nonce: resource.nonce,
-          associated_data: typeof resource.associated_data === 'string' ? resource.associated_data : '',
-        },
-        this.options.apiV3Key,
-      );
+      const associatedData = typeof resource.associated_data === 'string' ? resource.associated_data : '';
+      plaintext = wechatpayPlugin().Aes.AesGcm.decrypt(resource.ciphertext, this.apiV3Key, resource.nonce, associatedData);
     } catch {
       throw new PaymentNotifyError('微信支付通知解密失败');
     }

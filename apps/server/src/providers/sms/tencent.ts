@@ -1,4 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
+import type { Agent } from 'node:http';
+import { createRequire } from 'node:module';
+import type * as TencentSms from 'tencentcloud-sdk-nodejs-sms';
 import type { SmsMessage, SmsProvider } from './provider.js';
 import { SmsSendError } from './provider.js';
 import { noticeParamList, noticeTemplateVariable, type NoticeTemplateIds, type SmsNotice } from './notices.js';
@@ -11,10 +14,16 @@ export interface TencentSmsOptions {
   templateId: string;
   /** Template ids of the notices (TENCENT_SMS_TEMPLATE_*); a notice without one is not sent. */
   noticeTemplates?: NoticeTemplateIds;
+  /** Default ap-guangzhou. */
   region?: string;
+  /** Default sms.tencentcloudapi.com. The SDK derives the signed service name from its first label. */
   host?: string;
-  fetchImpl?: typeof fetch;
+  /** Tests only: plain HTTP through an agent that connects to a local test double instead of `host`. */
+  transport?: { protocol: 'http://'; agent: Agent };
 }
+
+// The TC3 signature below is what the human-check provider (captcha/tencent.ts) signs its requests with;
+// SMS goes through the SDK.
 
 interface Tc3Request {
   secretId: string;
@@ -45,11 +54,26 @@ export function tc3Authorization(request: Tc3Request): string {
   return `TC3-HMAC-SHA256 Credential=${request.secretId}/${scope}, SignedHeaders=${signedHeaders}, Signature=${signature}`;
 }
 
-/** Tencent Cloud SMS (SendSms, version 2021-01-11). */
+/** Tencent Cloud SMS (SendSms, version 2021-01-11) through the official SDK, which signs each request (TC3-HMAC-SHA256). */
 export class TencentSmsProvider implements SmsProvider {
   readonly name = 'tencent';
+  private readonly client: InstanceType<typeof TencentSms.sms.v20210111.Client>;
 
-  constructor(private readonly options: TencentSmsOptions) {}
+  constructor(private readonly options: TencentSmsOptions) {
+    // Loaded here, when a Tencent provider is built: a process on the console provider never pays the SDK's start-up time.
+    const { sms } = createRequire(import.meta.url)('tencentcloud-sdk-nodejs-sms') as typeof TencentSms;
+    this.client = new sms.v20210111.Client({
+      credential: { secretId: options.secretId, secretKey: options.secretKey },
+      region: options.region ?? 'ap-guangzhou',
+      profile: {
+        httpProfile: {
+          endpoint: options.host ?? 'sms.tencentcloudapi.com',
+          reqTimeout: 10,
+          ...(options.transport ? { protocol: options.transport.protocol, agent: options.transport.agent } : {}),
+        },
+      },
+    });
+  }
 
   async send(message: SmsMessage): Promise<void> {
     await this.sendSms(message.telephone, this.options.templateId, [message.code]);
@@ -63,47 +87,23 @@ export class TencentSmsProvider implements SmsProvider {
   }
 
   private async sendSms(telephone: string, templateId: string, templateParams: string[]): Promise<void> {
-    const host = this.options.host ?? 'sms.tencentcloudapi.com';
-    const payload = JSON.stringify({
-      PhoneNumberSet: [`+86${telephone}`],
-      SmsSdkAppId: this.options.sdkAppId,
-      SignName: this.options.signName,
-      TemplateId: templateId,
-      TemplateParamSet: templateParams,
-    });
-    const timestamp = Math.floor(Date.now() / 1000);
-    const authorization = tc3Authorization({
-      secretId: this.options.secretId,
-      secretKey: this.options.secretKey,
-      host,
-      service: 'sms',
-      action: 'SendSms',
-      payload,
-      timestamp,
-    });
-    const fetchImpl = this.options.fetchImpl ?? fetch;
-    const response = await fetchImpl(`https://${host}/`, {
-      method: 'POST',
-      headers: {
-        Authorization: authorization,
-        'Content-Type': 'application/json; charset=utf-8',
-        Host: host,
-        'X-TC-Action': 'SendSms',
-        'X-TC-Timestamp': String(timestamp),
-        'X-TC-Version': '2021-01-11',
-        'X-TC-Region': this.options.region ?? 'ap-guangzhou',
-      },
-      body: payload,
-      signal: AbortSignal.timeout(10_000),
-    });
-    const body = (await response.json().catch(() => ({}))) as {
-      Response?: { Error?: { Code: string; Message: string }; SendStatusSet?: { Code: string; Message: string }[] };
-    };
-    const error = body.Response?.Error;
-    const status = body.Response?.SendStatusSet?.[0];
-    if (!response.ok || error || status?.Code !== 'Ok') {
-      const reason = error ? `${error.Code} ${error.Message}` : status ? `${status.Code} ${status.Message}` : response.status;
-      throw new SmsSendError(`腾讯云短信发送失败: ${reason}`);
+    let statuses: { Code?: string; Message?: string }[] | undefined;
+    try {
+      const answer = await this.client.SendSms({
+        PhoneNumberSet: [`+86${telephone}`],
+        SmsSdkAppId: this.options.sdkAppId,
+        SignName: this.options.signName,
+        TemplateId: templateId,
+        TemplateParamSet: templateParams,
+      });
+      statuses = answer.SendStatusSet;
+    } catch (error) {
+      const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+      const message = error instanceof Error ? error.message : String(error);
+      throw new SmsSendError(`腾讯云短信发送失败: ${typeof code === 'string' && code ? `${code} ${message}` : message}`);
     }
+    // The request can succeed while the number is refused (daily limit, wrong format): each number has its own status.
+    const status = statuses?.[0];
+    if (status?.Code !== 'Ok') throw new SmsSendError(`腾讯云短信发送失败: ${status ? `${status.Code ?? ''} ${status.Message ?? ''}`.trim() : '应答缺少发送状态'}`);
   }
 }
