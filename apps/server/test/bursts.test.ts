@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_MAX_FAILURES, REDEEM_MAX_FAILURES, SMS_MAX_CHECKS } from '@slg/shared';
 import { hosts, instances, smsCodes } from '../src/db/schema/index.js';
 import { Reconciler } from '../src/compute/reconciler.js';
-import { createTestApp, rechargeThroughSandbox, registerUser, sendCode, TEST_PASSWORD, uniquePhone, type TestApp } from './helpers.js';
+import { createTestApp, listenLocally, rechargeThroughSandbox, registerUser, sendCode, TEST_PASSWORD, uniquePhone, type TestApp } from './helpers.js';
 
 interface Answer {
   status: number;
@@ -24,10 +24,7 @@ describe('limits under bursts of parallel requests', () => {
 
   beforeAll(async () => {
     test = await createTestApp();
-    await test.app.listen({ port: 0, host: '127.0.0.1' });
-    const address = test.app.server.address();
-    if (address === null || typeof address === 'string') throw new Error('not listening on a port');
-    base = `http://127.0.0.1:${address.port}`;
+    base = await listenLocally(test);
   });
 
   afterAll(async () => {

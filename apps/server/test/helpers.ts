@@ -138,6 +138,14 @@ export async function createTestApp(
   };
 }
 
+/** Serves the app on a free local port, for tests that need a real connection; returns its base URL. */
+export async function listenLocally(test: TestApp): Promise<string> {
+  await test.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = test.app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('not listening on a port');
+  return `http://127.0.0.1:${address.port}`;
+}
+
 export interface EnvelopeBody<T = unknown> {
   rspcode: number;
   code: number;

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, registerUser, type TestApp } from './helpers.js';
+import { createTestApp, listenLocally, registerUser, type TestApp } from './helpers.js';
 
 const run = promisify(execFile);
 let t: TestApp;
@@ -16,10 +16,7 @@ let token = '';
 beforeAll(async () => {
   t = await createTestApp();
   token = (await registerUser(t)).jwtToken;
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const address = t.app.server.address();
-  if (address === null || typeof address === 'string') throw new Error('not listening on a port');
-  base = `http://127.0.0.1:${address.port}`;
+  base = await listenLocally(t);
 });
 afterAll(async () => {
   await t?.close();
