@@ -1,4 +1,6 @@
-import { DesktopOutlined, MoonOutlined, SunOutlined } from '../ui/icons';
+import { DesktopOutlined } from '../ui/icons/DesktopOutlined';
+import { MoonOutlined } from '../ui/icons/MoonOutlined';
+import { SunOutlined } from '../ui/icons/SunOutlined';
 import type { ReactNode } from 'react';
 import type { ColorModePreference } from '../stores/colorMode';
 import { COMPONENT_TEXTS } from './texts';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import { Link } from 'react-router';
 import type { MenuEntry } from '../router/menus';
-import { DownOutlined } from '../ui/icons';
+import { DownOutlined } from '../ui/icons/DownOutlined';
 
 interface SidebarMenuProps {
   entries: MenuEntry[];

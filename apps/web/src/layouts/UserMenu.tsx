@@ -7,7 +7,9 @@ import { signOut } from '../session/session';
 import { displayName, useUserStore } from '../stores/user';
 import { Button, ButtonLink } from '../ui/Button';
 import { Tag } from '../ui/feedback';
-import { LogoutOutlined, SettingOutlined, UserOutlined } from '../ui/icons';
+import { LogoutOutlined } from '../ui/icons/LogoutOutlined';
+import { SettingOutlined } from '../ui/icons/SettingOutlined';
+import { UserOutlined } from '../ui/icons/UserOutlined';
 import { PopoverButton } from '../ui/Popover';
 import { LAYOUT_TEXTS } from './texts';
 

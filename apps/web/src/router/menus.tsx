@@ -1,17 +1,15 @@
 /** Menus derived from the route table: only routes with a page, only what the session may open. */
-import {
-  AppstoreOutlined,
-  CloudServerOutlined,
-  ClusterOutlined,
-  DashboardOutlined,
-  DatabaseOutlined,
-  ExperimentOutlined,
-  HddOutlined,
-  RobotOutlined,
-  ShopOutlined,
-  UserOutlined,
-  WalletOutlined,
-} from '../ui/icons';
+import { AppstoreOutlined } from '../ui/icons/AppstoreOutlined';
+import { CloudServerOutlined } from '../ui/icons/CloudServerOutlined';
+import { ClusterOutlined } from '../ui/icons/ClusterOutlined';
+import { DashboardOutlined } from '../ui/icons/DashboardOutlined';
+import { DatabaseOutlined } from '../ui/icons/DatabaseOutlined';
+import { ExperimentOutlined } from '../ui/icons/ExperimentOutlined';
+import { HddOutlined } from '../ui/icons/HddOutlined';
+import { RobotOutlined } from '../ui/icons/RobotOutlined';
+import { ShopOutlined } from '../ui/icons/ShopOutlined';
+import { UserOutlined } from '../ui/icons/UserOutlined';
+import { WalletOutlined } from '../ui/icons/WalletOutlined';
 import type { ReactNode } from 'react';
 import { subAccountMayOpen, type SessionSnapshot } from './guards';
 import { AccountType } from '@slg/shared';
