@@ -183,6 +183,19 @@ async function lighthouseRun(baseUrl, page, session, { dark = false } = {}) {
   }
 }
 
+/**
+ * One more try when Lighthouse reports a runtime error: on a busy machine its trace sometimes misses
+ * the navigation start (NO_NAVSTART), which says nothing about the page.
+ */
+async function withRetry(run) {
+  try {
+    return await run();
+  } catch (error) {
+    console.log(`  重试一次：${error instanceof Error ? error.message : String(error)}`);
+    return run();
+  }
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -230,10 +243,10 @@ async function main() {
       const results = [];
       for (let run = 0; run < runs; run += 1) {
         process.stdout.write(`Lighthouse ${page.name}（第 ${run + 1}/${runs} 次）…\n`);
-        results.push(await lighthouseRun(baseUrl, page, session));
+        results.push(await withRetry(() => lighthouseRun(baseUrl, page, session)));
       }
       process.stdout.write(`Lighthouse ${page.name}（深色模式，仅无障碍）…\n`);
-      const dark = await lighthouseRun(baseUrl, page, session, { dark: true });
+      const dark = await withRetry(() => lighthouseRun(baseUrl, page, session, { dark: true }));
       const byPerformance = [...results].sort((a, b) => a.performance - b.performance);
       pages[page.name] = {
         dark,
