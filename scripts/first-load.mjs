@@ -90,7 +90,7 @@ export function measureFirstLoad(dist = join(root, 'apps/web/dist')) {
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 
 export function printFirstLoad(routes, log = console.log) {
-  log('首屏 JavaScript（按路由，取自构建清单；br/gzip 为实际发送的预压缩大小）');
+  log('首屏 JavaScript（按路由，取自构建；br/gzip 为实际发送的大小）');
   for (const [route, { js, css }] of Object.entries(routes)) {
     log(
       `  ${route.padEnd(26)} JS ${String(js.files).padStart(2)} 个文件  br ${kb(js.br).padStart(9)}  gzip ${kb(js.gzip).padStart(9)}  原始 ${kb(js.raw).padStart(9)}   CSS br ${kb(css.br)}`,
