@@ -21,11 +21,11 @@ function nextTask(): Promise<void> {
 
 async function start(container: HTMLElement) {
   const queryClient = createQueryClient();
-  let router: AppRouter | undefined;
+  const created: { router?: AppRouter } = {};
   // The client is wired first: creating the router runs the root loader, which may call the API.
   wireApiClient(() => {
-    if (!router) throw new Error('the router is not created yet');
-    return router;
+    if (!created.router) throw new Error('the router is not created yet');
+    return created.router;
   }, queryClient);
   await nextTask();
   for (const load of firstRouteChunks(window.location)) {
@@ -33,8 +33,8 @@ async function start(container: HTMLElement) {
     load().catch(() => undefined);
     await nextTask();
   }
-  router = createAppRouter();
-  const created = router;
+  const router = createAppRouter();
+  created.router = router;
   await nextTask();
   const root = createRoot(container);
   // A transition: the first render yields to the browser every few milliseconds instead of blocking the
@@ -43,7 +43,7 @@ async function start(container: HTMLElement) {
     root.render(
       <StrictMode>
         <AppProviders queryClient={queryClient}>
-          <RouterProvider router={created} />
+          <RouterProvider router={router} />
         </AppProviders>
       </StrictMode>,
     );
