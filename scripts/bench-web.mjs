@@ -4,7 +4,7 @@
 // registers a user through the API, then runs Lighthouse (mobile preset, simulated throttling) with
 // Debian's Chromium on /home, /login and a signed-in console page. Prints performance, accessibility,
 // best practices, FCP, LCP, TBT and the JavaScript transferred per page, then the first-load
-// JavaScript per route from the build manifest (scripts/first-load.mjs). Writes .bench/web.json.
+// JavaScript per route from the build (scripts/first-load.mjs). Writes .bench/web.json.
 //
 //   npm run bench:web [-- --runs 3] [-- --cpu-slowdown 2]
 //
@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer from 'puppeteer-core';
-import { measureFirstLoad, printFirstLoad } from './first-load.mjs';
+import { FIRST_LOAD_BUDGET_KB, measureFirstLoad, overBudget, printFirstLoad } from './first-load.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const CHROME_PATH = process.env.CHROME_PATH ?? '/usr/bin/chromium';
@@ -41,8 +41,8 @@ const COLOR_MODE_KEY = 'slg-color-mode'; // apps/web/src/stores/colorMode.ts
 /** BenchmarkIndex of the desktop the default 4× CPU slowdown is meant for (Lighthouse docs/throttling.md). */
 const REFERENCE_BENCHMARK_INDEX = 1500;
 const MAIN_ACCOUNT = 1;
-const TARGETS = { performance: 90, accessibility: 95 };
-const FIRST_LOAD_LIMIT_KB = 200;
+/** Issue 17: performance ≥ 95 (the median run) with total blocking time under 150 ms on each page. */
+const TARGETS = { performance: 95, accessibility: 95, tbtMs: 150 };
 
 const PAGES = [
   { name: '/home', path: '/home', signedIn: false },
@@ -183,6 +183,19 @@ async function lighthouseRun(baseUrl, page, session, { dark = false } = {}) {
   }
 }
 
+/**
+ * One more try when Lighthouse reports a runtime error: on a busy machine its trace sometimes misses
+ * the navigation start (NO_NAVSTART), which says nothing about the page.
+ */
+async function withRetry(run) {
+  try {
+    return await run();
+  } catch (error) {
+    console.log(`  重试一次：${error instanceof Error ? error.message : String(error)}`);
+    return run();
+  }
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const seconds = (ms) => `${(ms / 1000).toFixed(2)} s`;
 const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -190,8 +203,8 @@ const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
 async function main() {
   if (!existsSync(CHROME_PATH)) throw new Error(`找不到 Chromium：${CHROME_PATH}（设置 CHROME_PATH）`);
   const dist = join(root, 'apps/web/dist');
-  if (!existsSync(join(dist, '.vite/manifest.json'))) {
-    // A build from before the manifest existed: build once here (start.mjs only checks timestamps).
+  if (!existsSync(join(dist, '.vite/chunk-map.json'))) {
+    // A build from before the chunk map existed: build once here (start.mjs only checks timestamps).
     const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
@@ -230,16 +243,17 @@ async function main() {
       const results = [];
       for (let run = 0; run < runs; run += 1) {
         process.stdout.write(`Lighthouse ${page.name}（第 ${run + 1}/${runs} 次）…\n`);
-        results.push(await lighthouseRun(baseUrl, page, session));
+        results.push(await withRetry(() => lighthouseRun(baseUrl, page, session)));
       }
       process.stdout.write(`Lighthouse ${page.name}（深色模式，仅无障碍）…\n`);
-      const dark = await lighthouseRun(baseUrl, page, session, { dark: true });
+      const dark = await withRetry(() => lighthouseRun(baseUrl, page, session, { dark: true }));
       const byPerformance = [...results].sort((a, b) => a.performance - b.performance);
       pages[page.name] = {
         dark,
         median: byPerformance[Math.floor(byPerformance.length / 2)],
         best: byPerformance[byPerformance.length - 1],
         performanceRuns: results.map((result) => result.performance),
+        tbtRuns: results.map((result) => result.tbtMs),
         medianFcpMs: median(results.map((result) => result.fcpMs)),
         medianLcpMs: median(results.map((result) => result.lcpMs)),
         medianTbtMs: median(results.map((result) => result.tbtMs)),
@@ -260,9 +274,9 @@ async function main() {
       `\nLighthouse（移动端预设，模拟节流，CPU 降速 ${usedSlowdown}×；每页 ${runs} 次，列出性能中位的一次；本机 BenchmarkIndex ${benchmarkIndex}，${machineNote}）`,
     );
     console.log('  页面                        性能  无障碍  深色无障碍  最佳实践    FCP       LCP       TBT      JS 传输');
-    for (const [name, { median: run, best, dark, performanceRuns }] of Object.entries(pages)) {
+    for (const [name, { median: run, best, dark, performanceRuns, tbtRuns }] of Object.entries(pages)) {
       console.log(
-        `  ${name.padEnd(26)} ${String(run.performance).padStart(4)}  ${String(run.accessibility).padStart(6)}  ${String(dark.accessibility).padStart(10)}  ${String(run.bestPractices).padStart(8)}  ${seconds(run.fcpMs).padStart(8)}  ${seconds(run.lcpMs).padStart(8)}  ${`${run.tbtMs} ms`.padStart(8)}  ${kb(run.jsTransferredBytes).padStart(9)}（${run.jsRequests} 个）${runs > 1 ? `  各次性能 ${performanceRuns.join('/')}，最好 ${best.performance}` : ''}`,
+        `  ${name.padEnd(26)} ${String(run.performance).padStart(4)}  ${String(run.accessibility).padStart(6)}  ${String(dark.accessibility).padStart(10)}  ${String(run.bestPractices).padStart(8)}  ${seconds(run.fcpMs).padStart(8)}  ${seconds(run.lcpMs).padStart(8)}  ${`${run.tbtMs} ms`.padStart(8)}  ${kb(run.jsTransferredBytes).padStart(9)}（${run.jsRequests} 个）${runs > 1 ? `  各次性能 ${performanceRuns.join('/')}（最好 ${best.performance}），TBT ${tbtRuns.join('/')} ms` : ''}`,
       );
       if (run.failedAccessibility.length) console.log(`      无障碍未通过：${run.failedAccessibility.join(', ')}`);
       if (dark.failedAccessibility.length) console.log(`      深色模式无障碍未通过：${dark.failedAccessibility.join(', ')}`);
@@ -273,20 +287,21 @@ async function main() {
     const misses = [];
     for (const [name, { median: run }] of Object.entries(pages)) {
       if (run.performance < TARGETS.performance) misses.push(`${name} 性能 ${run.performance} < ${TARGETS.performance}`);
+      if (pages[name].medianTbtMs >= TARGETS.tbtMs) misses.push(`${name} TBT 中位 ${pages[name].medianTbtMs} ms ≥ ${TARGETS.tbtMs} ms`);
       if (run.accessibility < TARGETS.accessibility) misses.push(`${name} 无障碍 ${run.accessibility} < ${TARGETS.accessibility}`);
       if (pages[name].dark.accessibility < TARGETS.accessibility) {
         misses.push(`${name} 深色模式无障碍 ${pages[name].dark.accessibility} < ${TARGETS.accessibility}`);
       }
     }
-    for (const [route, { js }] of Object.entries(firstLoad)) {
-      if (route !== '/ctrl-overview/overview' && js.br > FIRST_LOAD_LIMIT_KB * 1024) {
-        misses.push(`${route} 首屏 JS ${kb(js.br)} > ${FIRST_LOAD_LIMIT_KB} KB`);
-      }
-    }
-    console.log(misses.length ? `\n未达目标：\n  ${misses.join('\n  ')}` : '\n全部达到目标（性能 ≥ 90，无障碍 ≥ 95，/login 与 /home 首屏 JS ≤ 200 KB）');
+    misses.push(...overBudget(firstLoad));
+    console.log(
+      misses.length
+        ? `\n未达目标：\n  ${misses.join('\n  ')}`
+        : `\n全部达到目标（性能 ≥ ${TARGETS.performance}、TBT < ${TARGETS.tbtMs} ms，无障碍 ≥ ${TARGETS.accessibility}，首屏 JS ≤ ${FIRST_LOAD_BUDGET_KB} KB）`,
+    );
 
     mkdirSync(join(root, '.bench'), { recursive: true });
-    const report = { measuredAt: new Date().toISOString(), runs, benchmarkIndex, cpuSlowdown: allRuns[0].cpuSlowdown, targets: { ...TARGETS, firstLoadKb: FIRST_LOAD_LIMIT_KB }, pages, firstLoad, misses };
+    const report = { measuredAt: new Date().toISOString(), runs, benchmarkIndex, cpuSlowdown: allRuns[0].cpuSlowdown, targets: { ...TARGETS, firstLoadKb: FIRST_LOAD_BUDGET_KB }, pages, firstLoad, misses };
     writeFileSync(join(root, '.bench/web.json'), `${JSON.stringify(report, null, 2)}\n`);
     console.log('结果已写入 .bench/web.json');
   } finally {

@@ -1,7 +1,7 @@
 /**
  * Compute: the market of GPU hosts (算力市场) and the caller's container instances (DESIGN §7). Every
- * amount is integer fen (format with `formatYuan`), every time an ISO 8601 string. No antd here: the
- * overview page (own UI kit) reads the instance summary through this module.
+ * amount is integer fen (format with `formatYuan`), every time an ISO 8601 string. No antd here. The
+ * instance summary of the overview page is in ./instanceSummary (re-exported here).
  */
 import {
   ErrorCodes,
@@ -13,8 +13,11 @@ import {
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { ApiError, isEnvelopeError, request, type ResponseEnvelope } from './client';
 import { idempotencyHeaders } from './idempotency';
+import { INSTANCE_SUMMARY_KEY, INSTANCES_SLOW_POLL_MS } from './instanceSummary';
 import { queryKeys } from './queryKeys';
 import { toast } from './toast';
+
+export { fetchInstanceSummary, INSTANCES_SLOW_POLL_MS, useInstanceSummaryQuery, type InstanceSummary } from './instanceSummary';
 
 // ---------------------------------------------------------------------------------------------
 // Shapes
@@ -211,12 +214,6 @@ export interface InstanceListQuery {
   name?: string;
 }
 
-export interface InstanceSummary {
-  total: number;
-  byStatus: Partial<Record<InstanceStatusValue, number>>;
-  runningCostPerHourFen: number;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Keys
 // ---------------------------------------------------------------------------------------------
@@ -228,15 +225,13 @@ export const computeKeys = {
   prepay: (body: PrepayBody) => [...queryKeys.market, 'prepay', body] as const,
   instances: queryKeys.instances,
   instanceList: (query: InstanceListQuery) => [...queryKeys.instances, 'list', query] as const,
-  instanceSummary: [...queryKeys.instances, 'summary'] as const,
+  instanceSummary: INSTANCE_SUMMARY_KEY,
 } as const;
 
 /** The market refreshes this often (the server answers from a cache at most a second old). */
 export const MARKET_REFRESH_MS = 10_000;
-/** The instance list polls this fast while an instance is changing state … */
+/** The instance list polls this fast while an instance is changing state, else every INSTANCES_SLOW_POLL_MS. */
 export const INSTANCES_FAST_POLL_MS = 2_500;
-/** … and this slowly otherwise (a platform power-off for arrears shows within this time). */
-export const INSTANCES_SLOW_POLL_MS = 15_000;
 
 /** Statuses that change by themselves shortly (the platform is working on the instance). */
 const TRANSITIONAL_STATUSES: readonly InstanceStatusValue[] = ['CreationStarted', 'CreationAccomplished', 'ResetStarted', 'DestroyStarted'];
@@ -278,10 +273,6 @@ export function createInstance(body: CreateInstanceBody, idempotencyKey: string)
 /** Silent: the list shows its own load error, and a poll that fails must not toast every few seconds. */
 export function fetchInstances(query: InstanceListQuery): Promise<Page<InstanceView>> {
   return request<Page<InstanceView>>({ url: '/rental', params: { ...query }, silent: true });
-}
-
-export function fetchInstanceSummary(): Promise<InstanceSummary> {
-  return request<InstanceSummary>({ url: '/rental/summary', silent: true });
 }
 
 function statusOfCode(code: number): number {
@@ -566,8 +557,4 @@ export function useInstancesQuery(query: InstanceListQuery) {
     refetchInterval: (current) => instancesPollInterval(current.state.data),
     refetchIntervalInBackground: true,
   });
-}
-
-export function useInstanceSummaryQuery(enabled = true) {
-  return useQuery({ queryKey: computeKeys.instanceSummary, queryFn: fetchInstanceSummary, enabled, refetchInterval: INSTANCES_SLOW_POLL_MS });
 }

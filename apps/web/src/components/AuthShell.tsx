@@ -1,4 +1,4 @@
-import { CheckCircleFilled } from '../ui/icons';
+import { CheckCircleFilled } from '../ui/icons/CheckCircleFilled';
 import type { ReactNode } from 'react';
 import { config } from '../config';
 import { Logo } from './Logo';

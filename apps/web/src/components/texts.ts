@@ -1,11 +1,5 @@
-/** Texts of the shared components. */
+/** Texts of the shared components (the colour mode's are in colorModeButton.tsx, the spinner's in ui/texts.ts). */
 export const COMPONENT_TEXTS = {
-  colorMode: {
-    label: '颜色模式',
-    system: '跟随系统',
-    light: '浅色',
-    dark: '深色',
-  },
   sms: {
     send: '获取验证码',
     sending: '发送中',
@@ -27,7 +21,6 @@ export const COMPONENT_TEXTS = {
     retry: '重新加载',
     cancel: '取消',
   },
-  loading: '加载中…',
   retry: '重试',
   loadFailed: '加载失败',
 } as const;

@@ -8,7 +8,7 @@ import { sessionSnapshot } from '../session/session';
 import { useUserStore } from '../stores/user';
 import { Button, ButtonLink } from '../ui/Button';
 import { Spinner } from '../ui/feedback';
-import { ReloadOutlined } from '../ui/icons';
+import { ReloadOutlined } from '../ui/icons/ReloadOutlined';
 import { Tooltip } from '../ui/Tooltip';
 import { LAYOUT_TEXTS } from './texts';
 

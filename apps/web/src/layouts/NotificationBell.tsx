@@ -4,7 +4,7 @@ import { useUnreadCountQuery } from '../api/notifications';
 import { Button } from '../ui/Button';
 import { Drawer } from '../ui/Drawer';
 import { Skeleton } from '../ui/feedback';
-import { BellOutlined } from '../ui/icons';
+import { BellOutlined } from '../ui/icons/BellOutlined';
 import { usePopup } from '../ui/usePopup';
 import './notificationBell.css';
 import { LAYOUT_TEXTS } from './texts';

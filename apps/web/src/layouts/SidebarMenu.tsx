@@ -1,7 +1,33 @@
-import { useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { MenuEntry } from '../router/menus';
-import { DownOutlined } from '../ui/icons';
+import type { MenuIcon } from '../router/routes';
+import { AppstoreOutlined } from '../ui/icons/AppstoreOutlined';
+import { CloudServerOutlined } from '../ui/icons/CloudServerOutlined';
+import { ClusterOutlined } from '../ui/icons/ClusterOutlined';
+import { DashboardOutlined } from '../ui/icons/DashboardOutlined';
+import { DatabaseOutlined } from '../ui/icons/DatabaseOutlined';
+import { DownOutlined } from '../ui/icons/DownOutlined';
+import { ExperimentOutlined } from '../ui/icons/ExperimentOutlined';
+import { HddOutlined } from '../ui/icons/HddOutlined';
+import { RobotOutlined } from '../ui/icons/RobotOutlined';
+import { ShopOutlined } from '../ui/icons/ShopOutlined';
+import { UserOutlined } from '../ui/icons/UserOutlined';
+import { WalletOutlined } from '../ui/icons/WalletOutlined';
+
+const MENU_ICONS: Record<MenuIcon, ReactNode> = {
+  overview: <DashboardOutlined />,
+  market: <ShopOutlined />,
+  container: <CloudServerOutlined />,
+  elastic: <ClusterOutlined />,
+  storage: <HddOutlined />,
+  image: <AppstoreOutlined />,
+  dataset: <DatabaseOutlined />,
+  model: <RobotOutlined />,
+  workbench: <ExperimentOutlined />,
+  cost: <WalletOutlined />,
+  personal: <UserOutlined />,
+};
 
 interface SidebarMenuProps {
   entries: MenuEntry[];
@@ -57,7 +83,7 @@ export function SidebarMenu({ entries, selectedKey, defaultOpenKeys, collapsed =
     return (
       <li key={entry.key} role="menuitem" className={['slg-menu-item', nested ? 'slg-menu-item-nested' : '', selected ? 'is-selected' : ''].filter(Boolean).join(' ')}>
         <Link to={entry.key} className="slg-menu-link" aria-current={selected ? 'page' : undefined} title={collapsed ? entry.label : undefined}>
-          {entry.icon ? <span className="slg-menu-icon">{entry.icon}</span> : null}
+          {entry.icon ? <span className="slg-menu-icon">{MENU_ICONS[entry.icon]}</span> : null}
           <span className="slg-menu-label">{entry.label}</span>
         </Link>
       </li>
@@ -83,7 +109,7 @@ export function SidebarMenu({ entries, selectedKey, defaultOpenKeys, collapsed =
               title={collapsed ? entry.label : undefined}
               onClick={() => toggle(entry.key)}
             >
-              {entry.icon ? <span className="slg-menu-icon">{entry.icon}</span> : null}
+              {entry.icon ? <span className="slg-menu-icon">{MENU_ICONS[entry.icon]}</span> : null}
               <span className="slg-menu-label">{entry.label}</span>
               <DownOutlined className="slg-submenu-arrow" />
             </button>

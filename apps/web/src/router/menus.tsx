@@ -1,40 +1,13 @@
 /** Menus derived from the route table: only routes with a page, only what the session may open. */
-import {
-  AppstoreOutlined,
-  CloudServerOutlined,
-  ClusterOutlined,
-  DashboardOutlined,
-  DatabaseOutlined,
-  ExperimentOutlined,
-  HddOutlined,
-  RobotOutlined,
-  ShopOutlined,
-  UserOutlined,
-  WalletOutlined,
-} from '../ui/icons';
-import type { ReactNode } from 'react';
 import { subAccountMayOpen, type SessionSnapshot } from './guards';
 import { AccountType } from '@slg/shared';
 import { findRoute, ROUTES, type MenuIcon, type RouteRecord } from './routes';
 
-export const MENU_ICONS: Record<MenuIcon, ReactNode> = {
-  overview: <DashboardOutlined />,
-  market: <ShopOutlined />,
-  container: <CloudServerOutlined />,
-  elastic: <ClusterOutlined />,
-  storage: <HddOutlined />,
-  image: <AppstoreOutlined />,
-  dataset: <DatabaseOutlined />,
-  model: <RobotOutlined />,
-  workbench: <ExperimentOutlined />,
-  cost: <WalletOutlined />,
-  personal: <UserOutlined />,
-};
-
 export interface MenuEntry {
   key: string;
   label: string;
-  icon?: ReactNode;
+  /** Drawn by the sidebar (layouts/SidebarMenu.tsx), so the public pages do not load the console's icons. */
+  icon?: MenuIcon;
   children?: MenuEntry[];
 }
 
@@ -58,7 +31,7 @@ export function sidebarMenu(session: SessionSnapshot, routes: readonly RouteReco
       .map((path) => routes.find((child) => child.path === path))
       .filter((child): child is RouteRecord => Boolean(child?.page && child.meta.sidebar && visibleTo(child, session)))
       .map((child) => ({ key: child.path, label: child.meta.title ?? child.path }));
-    const icon = record.meta.icon ? MENU_ICONS[record.meta.icon] : undefined;
+    const icon = record.meta.icon;
     const label = record.meta.title ?? record.path;
     if (children.length > 1 || (children.length === 1 && record.meta.alwaysShow)) {
       entries.push({ key: record.path, label, icon, children });

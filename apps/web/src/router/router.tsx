@@ -2,10 +2,12 @@ import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { createBrowserRouter, useRouteError, type RouteObject } from 'react-router';
 import { PageLoading } from '../components/PageLoading';
 import { ERROR_TEXTS } from '../pages/error/texts';
+import { sessionSnapshot } from '../session/session';
 import { tryAutoReload } from './autoReload';
+import { evaluateAccess } from './guards';
 import { rootLoader } from './rootLoader';
 import { RootRoute } from './RootRoute';
-import { findRoute, NOT_FOUND_ROUTE, ROUTES, type LayoutKind, type RouteRecord } from './routes';
+import { findRoute, NOT_FOUND_ROUTE, resolveRoute, ROUTES, type LayoutKind, type RouteRecord } from './routes';
 
 /** The 页面不存在 screen (the /404 page), also used for unknown paths and routes not built yet. */
 const NotFoundPage = findRoute('/404')?.page ?? NOT_FOUND_ROUTE.page ?? (() => null);
@@ -113,6 +115,20 @@ const LAYOUTS: Record<LayoutKind, () => Promise<{ Component: ComponentType }>> =
   dashboard: () => import('../layouts/DashboardLayout').then((module) => ({ Component: module.DashboardLayout })),
   default: () => import('../layouts/DefaultLayout').then((module) => ({ Component: module.DefaultLayout })),
 };
+
+/**
+ * Loaders of the chunks the route at `location` renders first (its layout, its page), for the start-up
+ * to call before it creates the router: the router then finds them on their way, and starting their
+ * fetches (the preload links of each chunk's imports cost a phone several milliseconds each) happens in
+ * tasks of their own. None for a route the guards send elsewhere.
+ */
+export function firstRouteChunks(location: Pick<Location, 'pathname' | 'search'>): (() => Promise<unknown>)[] {
+  const route = resolveRoute(location.pathname);
+  const decision = evaluateAccess(route.meta, sessionSnapshot(), { pathname: location.pathname, search: location.search });
+  if (decision.type === 'redirect') return [];
+  const page = route.page?.preload;
+  return page ? [LAYOUTS[route.meta.layout], page] : [LAYOUTS[route.meta.layout]];
+}
 
 /** The React Router route objects built from the route table. */
 export function buildRouteObjects(): RouteObject[] {

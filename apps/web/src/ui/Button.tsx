@@ -1,6 +1,6 @@
 import { forwardRef, type AnchorHTMLAttributes, type ButtonHTMLAttributes, type MouseEvent, type ReactNode } from 'react';
 import { Link, type To } from 'react-router';
-import { LoadingOutlined } from './icons';
+import { LoadingOutlined } from './icons/LoadingOutlined';
 
 export type ButtonVariant = 'primary' | 'default' | 'text' | 'link';
 export type ButtonSize = 'small' | 'middle' | 'large';

@@ -1,6 +1,6 @@
 import { useId, type ReactNode } from 'react';
 import { Button } from './Button';
-import { CloseOutlined } from './icons';
+import { CloseOutlined } from './icons/CloseOutlined';
 import { Overlay } from './Overlay';
 import { UI_TEXTS } from './texts';
 

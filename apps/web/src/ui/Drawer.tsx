@@ -1,5 +1,5 @@
 import { useId, type ReactNode } from 'react';
-import { CloseOutlined } from './icons';
+import { CloseOutlined } from './icons/CloseOutlined';
 import { Overlay } from './Overlay';
 
 export interface DrawerProps {

@@ -1,6 +1,6 @@
 import { useEffect, useId, type KeyboardEvent, type ReactNode } from 'react';
 import { Button, type ButtonProps } from './Button';
-import { CheckOutlined } from './icons';
+import { CheckOutlined } from './icons/CheckOutlined';
 import { usePopup } from './usePopup';
 
 export interface MenuButtonItem<Key extends string> {

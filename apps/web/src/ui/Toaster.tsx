@@ -1,6 +1,9 @@
 import { useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled, InfoCircleFilled } from './icons';
+import { CheckCircleFilled } from './icons/CheckCircleFilled';
+import { CloseCircleFilled } from './icons/CloseCircleFilled';
+import { ExclamationCircleFilled } from './icons/ExclamationCircleFilled';
+import { InfoCircleFilled } from './icons/InfoCircleFilled';
 
 export type ToastType = 'error' | 'success' | 'info' | 'warning';
 

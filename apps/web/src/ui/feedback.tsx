@@ -1,5 +1,8 @@
 import type { ReactNode } from 'react';
-import { CheckCircleFilled, CloseCircleFilled, ExclamationCircleFilled, InfoCircleFilled } from './icons';
+import { CheckCircleFilled } from './icons/CheckCircleFilled';
+import { CloseCircleFilled } from './icons/CloseCircleFilled';
+import { ExclamationCircleFilled } from './icons/ExclamationCircleFilled';
+import { InfoCircleFilled } from './icons/InfoCircleFilled';
 
 /** A small spinning ring (CSS only), e.g. while a value loads; `label` says what loads. */
 export function Spinner({ label, size = 'small' }: { label?: string; size?: 'small' | 'large' }) {

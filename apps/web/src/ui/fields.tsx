@@ -1,5 +1,6 @@
 import { useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import { EyeInvisibleOutlined, EyeOutlined } from './icons';
+import { EyeInvisibleOutlined } from './icons/EyeInvisibleOutlined';
+import { EyeOutlined } from './icons/EyeOutlined';
 import { UI_TEXTS } from './texts';
 
 /**

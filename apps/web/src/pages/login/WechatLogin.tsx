@@ -15,7 +15,8 @@ import {
   type WechatLoginResult,
 } from '../../api/wechat';
 import { postLoginTarget } from '../../router/guards';
-import { LoadingOutlined, WechatOutlined } from '../../ui/icons';
+import { LoadingOutlined } from '../../ui/icons/LoadingOutlined';
+import { WechatOutlined } from '../../ui/icons/WechatOutlined';
 import { Tooltip } from '../../ui/Tooltip';
 import { LOGIN_TEXTS } from './texts';
 import './WechatLogin.css';

@@ -10,7 +10,7 @@ import { smsCodeRules, telephoneRules } from '../../forms/rules';
 import { useForm } from '../../forms/useForm';
 import { useFormSmsCode } from '../../hooks/useFormSmsCode';
 import { Button } from '../../ui/Button';
-import { WechatOutlined } from '../../ui/icons';
+import { WechatOutlined } from '../../ui/icons/WechatOutlined';
 import { LOGIN_TEXTS } from './texts';
 
 interface BindPhoneValues {

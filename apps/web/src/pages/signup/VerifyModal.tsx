@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { FORM_TEXTS } from '../../forms/texts';
 import { ConfirmDialog } from '../../ui/Dialog';
 import { Alert } from '../../ui/feedback';
-import { MobileOutlined } from '../../ui/icons';
+import { MobileOutlined } from '../../ui/icons/MobileOutlined';
 import { SIGNUP_TEXTS } from './texts';
 
 interface VerifyModalProps {

@@ -2,7 +2,7 @@ import { formatYuan, maskTelephone } from '@slg/shared';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useBalanceQuery } from '../../../api/account';
-import { useInstanceSummaryQuery, type InstanceSummary } from '../../../api/compute';
+import { useInstanceSummaryQuery, type InstanceSummary } from '../../../api/instanceSummary';
 import { visibleTo } from '../../../router/menus';
 import { findRoute, ROUTES } from '../../../router/routes';
 import { sessionSnapshot } from '../../../session/session';

@@ -1,4 +1,7 @@
-import { CalendarOutlined, CheckOutlined, FieldTimeOutlined, InfoCircleFilled } from '../../../../ui/icons';
+import { CalendarOutlined } from '../../../../ui/icons/CalendarOutlined';
+import { CheckOutlined } from '../../../../ui/icons/CheckOutlined';
+import { FieldTimeOutlined } from '../../../../ui/icons/FieldTimeOutlined';
+import { InfoCircleFilled } from '../../../../ui/icons/InfoCircleFilled';
 import type { ReactNode } from 'react';
 import { TIME_PACKAGE_COUNTS } from '@slg/shared';
 import { HOME_TEXTS } from '../texts';

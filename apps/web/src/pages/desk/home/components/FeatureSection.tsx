@@ -1,12 +1,10 @@
 import type { ReactNode } from 'react';
-import {
-  AppstoreOutlined,
-  CodeOutlined,
-  DatabaseOutlined,
-  DeploymentUnitOutlined,
-  FieldTimeOutlined,
-  TeamOutlined,
-} from '../../../../ui/icons';
+import { AppstoreOutlined } from '../../../../ui/icons/AppstoreOutlined';
+import { CodeOutlined } from '../../../../ui/icons/CodeOutlined';
+import { DatabaseOutlined } from '../../../../ui/icons/DatabaseOutlined';
+import { DeploymentUnitOutlined } from '../../../../ui/icons/DeploymentUnitOutlined';
+import { FieldTimeOutlined } from '../../../../ui/icons/FieldTimeOutlined';
+import { TeamOutlined } from '../../../../ui/icons/TeamOutlined';
 import { HOME_TEXTS } from '../texts';
 import { gridClass } from './layout';
 import Section from './Section';

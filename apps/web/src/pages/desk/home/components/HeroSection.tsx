@@ -1,4 +1,6 @@
-import { ArrowRightOutlined, CheckCircleFilled, RocketOutlined } from '../../../../ui/icons';
+import { ArrowRightOutlined } from '../../../../ui/icons/ArrowRightOutlined';
+import { CheckCircleFilled } from '../../../../ui/icons/CheckCircleFilled';
+import { RocketOutlined } from '../../../../ui/icons/RocketOutlined';
 import { formatYuan } from '@slg/shared';
 import { useGpus, usePublicImages, useZones } from '../../../../api/meta';
 import { ButtonLink } from '../../../../ui/Button';

@@ -1,4 +1,4 @@
-import { ContainerOutlined } from '../../../../ui/icons';
+import { ContainerOutlined } from '../../../../ui/icons/ContainerOutlined';
 import { usePublicImages } from '../../../../api/meta';
 import type { PublicImage } from '../../../../api/meta';
 import { HOME_TEXTS } from '../texts';

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button } from '../../../../ui/Button';
-import { ExclamationCircleOutlined, ReloadOutlined } from '../../../../ui/icons';
+import { ExclamationCircleOutlined } from '../../../../ui/icons/ExclamationCircleOutlined';
+import { ReloadOutlined } from '../../../../ui/icons/ReloadOutlined';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { HOME_TEXTS } from '../texts';
 import { gridClass, type CardGrid } from './layout';

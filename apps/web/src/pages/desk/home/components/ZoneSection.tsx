@@ -1,4 +1,4 @@
-import { EnvironmentOutlined } from '../../../../ui/icons';
+import { EnvironmentOutlined } from '../../../../ui/icons/EnvironmentOutlined';
 import { useZones } from '../../../../api/meta';
 import type { Zone } from '../../../../api/meta';
 import { HOME_TEXTS } from '../texts';

@@ -1,4 +1,4 @@
-import { FileProtectOutlined } from '../../../../ui/icons';
+import { FileProtectOutlined } from '../../../../ui/icons/FileProtectOutlined';
 import type { LegalBlock, LegalDocumentText } from '../texts';
 import { TERMS_TEXTS } from '../texts';
 import './legal.css';
