@@ -15,7 +15,8 @@ const DEV: SubAccountView = {
   username: 'dev-01',
   nickname: '训练组',
   sharedMainBalance: false,
-  permissions: { ...NONE, CONTAINER: 'SELF', INVOICE: 'ALL' },
+  // ELASTIC ALL: granted before 弹性部署 was withdrawn from the offer; no tag names it.
+  permissions: { ...NONE, CONTAINER: 'SELF', INVOICE: 'ALL', ELASTIC: 'ALL' },
   balance: 1234,
   createdAt: '2026-06-01T02:00:00Z',
 };
@@ -53,6 +54,7 @@ describe('子账号管理', () => {
     expect(within(dev).getByText('容器实例·仅本人数据')).toBeTruthy();
     expect(within(dev).getByText('费用中心·全部数据')).toBeTruthy();
     expect(within(dev).queryByText(/镜像/)).toBeNull();
+    expect(within(dev).queryByText(/弹性部署/)).toBeNull();
     expect(within(dev).getByText(/^2026-06-01 /)).toBeTruthy();
     expect(within(dev).getByRole('link', { name: '权限设置 dev-01' }).getAttribute('href')).toBe('/ctrl-personal-center/personal-center/child-account-detail?id=7');
     const ops = rowOf('ops.lee');
@@ -115,6 +117,8 @@ describe('子账号管理', () => {
     await screen.findByText('dev-01');
     fireEvent.click(headerCreate());
     const dialog = await screen.findByRole('dialog');
+    // Only products that exist are offered (issue 17).
+    expect(within(dialog).queryByText(/弹性部署|文件存储|模型部署/)).toBeNull();
     fill(dialog, '用户名', 'bad name');
     fill(dialog, '密码', 'abc12345');
     fill(dialog, '确认密码', 'abc12346');
@@ -142,11 +146,8 @@ describe('子账号管理', () => {
       sharedMainBalance: true,
       permissions: [
         { authorityType: 'CONTAINER', level: 'SELF' },
-        { authorityType: 'ELASTIC', level: 'SELF' },
         { authorityType: 'MIRROR', level: 'SELF' },
-        { authorityType: 'FILE_STORAGE', level: 'NONE' },
         { authorityType: 'INVOICE', level: 'ALL' },
-        { authorityType: 'MODEL_DEPLOY', level: 'SELF' },
       ],
     });
     expect(await within(dialog).findByText('用户名已存在，请重新输入')).toBeTruthy();
