@@ -229,6 +229,8 @@ export const computeKeys = {
   instances: queryKeys.instances,
   instanceList: (query: InstanceListQuery) => [...queryKeys.instances, 'list', query] as const,
   instanceSummary: [...queryKeys.instances, 'summary'] as const,
+  /** Outside `instances`: the list's invalidations must not read the password again. */
+  rootPassword: (instanceId: string) => ['instance-root-password', instanceId] as const,
 } as const;
 
 /** The market refreshes this often (the server answers from a cache at most a second old). */

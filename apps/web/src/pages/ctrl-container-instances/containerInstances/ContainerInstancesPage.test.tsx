@@ -97,6 +97,35 @@ describe('实例列表', () => {
     expect(JSON.parse(String(callsTo(api.fetchMock, 'POST', '/rental/update_pwd')[0]?.[1]?.body))).toEqual({ instanceId: RUNNING.instanceId, password: 'Better2026x' });
   });
 
+  it('shows the new root password after 查看 and then 修改密码, without a reload (issue 17)', async () => {
+    let stored = 'Secret123x';
+    const api = mockApi({
+      'GET /rental': () => page([RUNNING]),
+      'GET /rental/password': () => ok({ password: stored }),
+      'POST /rental/update_pwd': (_url, init) => {
+        stored = (JSON.parse(String(init?.body)) as { password: string }).password;
+        return ok(null);
+      },
+    });
+    renderPage(<ContainerInstancesPage />, '/x');
+    await screen.findByText('训练机');
+    fireEvent.click(buttonByText('查看'));
+    expect(await screen.findByText('Secret123x')).toBeTruthy();
+    fireEvent.click(buttonByText('修改密码'));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('新密码'), { target: { value: 'Better2026x' } });
+    fireEvent.change(within(dialog).getByLabelText('确认新密码'), { target: { value: 'Better2026x' } });
+    fireEvent.click(buttonByText('修改密码', dialog));
+    expect(await screen.findByText('Better2026x', { selector: '.slg-instance-mono, .slg-instance-mono *' })).toBeTruthy();
+    expect(screen.queryByText('Secret123x')).toBeNull();
+    // Hidden and shown again: read from the server once more, never from a stale copy.
+    fireEvent.click(buttonByText('隐藏'));
+    expect(screen.queryByText('Better2026x', { selector: '.slg-instance-mono, .slg-instance-mono *' })).toBeNull();
+    fireEvent.click(buttonByText('查看'));
+    expect(await screen.findByText('Better2026x', { selector: '.slg-instance-mono, .slg-instance-mono *' })).toBeTruthy();
+    expect(callsTo(api.fetchMock, 'GET', '/rental/password')).toHaveLength(2);
+  });
+
   it('asks before 关机 and says the GPUs are released', async () => {
     const api = mockApi({ 'GET /rental': () => page([RUNNING]), 'POST /rental/power_off': () => ok({ ...RUNNING, operation: 'power_off' }) });
     renderPage(<ContainerInstancesPage />, '/x');
