@@ -161,7 +161,11 @@ export interface InstanceView {
   gpuModelId: string;
   gpuModelName: string;
   gpuNum: number;
+  /** The mode of the current run (or the power-on under way); `gpu` while off, what 开机 starts with. */
   gpuMode: GpuMode;
+  /** While off: the mode of the last run; null while running or starting. */
+  lastRunMode: GpuMode | null;
+  /** Of the current mode; while off, of the GPU configuration 开机 starts with. */
   cpuCores: number;
   memoryGb: number;
   dataDiskGb: number;
@@ -171,7 +175,7 @@ export interface InstanceView {
   imageId: string;
   imageName: string;
   sshCommand: string | null;
-  /** The hourly rate of the current (or last) mode, fen. */
+  /** The hourly rate of the current mode, fen; while off, what 开机 (with GPUs) costs. */
   priceFen: number;
   gpuPriceFen: number;
   noGpuPriceFen: number;

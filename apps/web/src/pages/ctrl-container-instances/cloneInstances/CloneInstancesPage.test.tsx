@@ -323,7 +323,6 @@ describe('the ways in', () => {
     mockApi({ 'POST /rental/power_on': () => failure(409, 40940, '主机GPU不足：该主机当前空闲 0 卡，需要 2 卡') });
     renderPage(<InstanceActions instance={OFF} />);
     fireEvent.click(buttonByText('开机'));
-    fireEvent.click(await screen.findByText('有卡开机（¥3.96/时）'));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(buttonByText('有卡开机', dialog));
     await within(dialog).findByText(/该主机当前空闲 0 卡/);
