@@ -85,3 +85,12 @@ export function buttonByText(text: string, container?: HTMLElement): HTMLButtonE
   if (!button || others.length) throw new Error(`expected one button 「${text}」, found ${others.length + (button ? 1 : 0)}`);
   return button;
 }
+
+/** The links showing this text, found by text rather than by role (see `buttonsByText`). */
+export function linksByText(text: string, container: HTMLElement = document.body): HTMLAnchorElement[] {
+  const found = within(container)
+    .queryAllByText(text, { selector: 'a[href], a[href] *' })
+    .map((element) => element.closest('a'))
+    .filter((link): link is HTMLAnchorElement => link !== null);
+  return [...new Set(found)];
+}
