@@ -21,6 +21,7 @@ import { useOrderVouchersQuery, type VoucherDto } from '../../../api/vouchers';
 import { ConfirmAction } from '../../../components/ConfirmDialog';
 import { DateTime, formatDateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
+import { CellText } from '../../../components/CellText';
 import { Money } from '../../../components/Money';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryError } from '../../../components/QueryError';
@@ -36,8 +37,8 @@ const NO_VOUCHER = 'none';
 type VoucherChoice = number | typeof NO_VOUCHER;
 
 const ITEM_COLUMNS: TableColumnsType<OrderItemDto> = [
-  { title: T.items.name, dataIndex: 'name' },
-  { title: T.items.spec, dataIndex: 'spec' },
+  { title: T.items.name, dataIndex: 'name', render: (text: string) => <CellText maxWidth="14em">{text}</CellText> },
+  { title: T.items.spec, dataIndex: 'spec', render: (text: string) => <CellText>{text}</CellText> },
   { title: T.items.quantity, key: 'quantity', align: 'right', render: (_value, row) => `${row.quantity} ${row.unit}` },
   { title: T.items.unitPrice, dataIndex: 'unitPrice', align: 'right', render: (fen: number) => <Money fen={fen} /> },
   { title: T.items.amount, dataIndex: 'amount', align: 'right', render: (fen: number) => <Money fen={fen} strong /> },
@@ -48,7 +49,7 @@ const TRANSACTION_COLUMNS: TableColumnsType<OrderTransactionDto> = [
   { title: T.transactions.type, dataIndex: 'type', render: (value: string) => ledgerTypeLabel(value) },
   { title: T.transactions.channel, dataIndex: 'channel', render: (value: string | null) => channelLabel(value) },
   { title: T.transactions.amount, dataIndex: 'amount', align: 'right', render: (fen: number) => <Money fen={fen} signed colored /> },
-  { title: T.transactions.description, dataIndex: 'description' },
+  { title: T.transactions.description, dataIndex: 'description', render: (text: string) => <CellText>{text}</CellText> },
 ];
 
 /** What the wallet pays with a voucher of `voucherAmount` (never below zero). */
@@ -189,6 +190,39 @@ function PayPanel({ order }: { order: OrderDetailDto }) {
 }
 
 function PriceBreakdown({ order }: { order: OrderDetailDto }) {
+  if (order.billingType === 'USAGE') {
+    // Nothing is paid up front (原价 and 实付 would read ¥0.00): what its use has cost so far.
+    const rate = order.items[0];
+    return (
+      <>
+        <dl className="slg-price-breakdown">
+          {rate ? (
+            <>
+              <dt>{T.price.usageRate}</dt>
+              <dd>
+                <Money fen={rate.unitPrice} />/{rate.unit}
+              </dd>
+            </>
+          ) : null}
+          <dt>{T.price.metered}</dt>
+          <dd className="slg-price-total">
+            <Money fen={order.meteredAmount} />
+          </dd>
+          {order.refundedAmount > 0 ? (
+            <>
+              <dt>{T.price.refunded}</dt>
+              <dd>
+                <Money fen={order.refundedAmount} />
+              </dd>
+            </>
+          ) : null}
+        </dl>
+        <Typography.Paragraph type="secondary" className="slg-price-note">
+          {T.price.usageNote}
+        </Typography.Paragraph>
+      </>
+    );
+  }
   if (order.status === 'UNPAID') {
     // Nothing is paid yet: the pay panel below previews the voucher and what is due.
     return (
@@ -222,7 +256,7 @@ function PriceBreakdown({ order }: { order: OrderDetailDto }) {
           </dd>
         </>
       ) : null}
-      {order.billingType === 'USAGE' || order.meteredAmount > 0 ? (
+      {order.meteredAmount > 0 ? (
         <>
           <dt>{T.price.metered}</dt>
           <dd>
