@@ -1,6 +1,6 @@
 /** 创建实例: the host of the link, the price before creating, and 下一步 carrying the whole choice to 确认订单 (and back). */
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MarketHost } from '../../../api/compute';
 import { MARKET_HOST_3090 } from '../testing';
 import type { PublicImage } from '../../../api/meta';
@@ -185,6 +185,31 @@ describe('创建实例', () => {
     expect(screen.getByText('该主机已租满')).toBeTruthy();
     expect(buttonByText(NEXT).disabled).toBe(true);
   }, 15_000);
+
+  it('below the two-column width keeps the sum and 下一步 in a bar at the bottom of the screen (issue 17)', async () => {
+    // The layout turns one column at 991.98 px (instances.css): jsdom has no layout, so the width is the media query.
+    const matchMedia = vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) => ({ matches: query === '(max-width: 991.98px)', media: query, onchange: null, addListener: () => undefined, removeListener: () => undefined, addEventListener: () => undefined, removeEventListener: () => undefined, dispatchEvent: () => false }) as MediaQueryList,
+    );
+    mockApi(routes());
+    const { router } = renderPage(<CreateInstancePage />, ENTRY);
+    const bar = await screen.findByLabelText('费用与下一步');
+    expect(await within(bar).findByText('¥2.64/时')).toBeTruthy();
+    expect(within(bar).getByText('按量计费')).toBeTruthy();
+    const next = buttonByText(NEXT, bar);
+    await waitFor(() => expect(next.disabled).toBe(false));
+    fireEvent.click(next);
+    await waitFor(() => expect(router.state.location.pathname).toBe(CONFIRM_PATH));
+    matchMedia.mockRestore();
+  });
+
+  it('shows no bar where the price card stands beside the form', async () => {
+    mockApi(routes());
+    renderPage(<CreateInstancePage />, ENTRY);
+    expect(await screen.findByText('¥2.64/时')).toBeTruthy();
+    expect(screen.queryByLabelText('费用与下一步')).toBeNull();
+    expect(document.querySelector('.slg-create-next-bar')).toBeNull();
+  });
 
   it('says the balance is short with 去充值; the order page is where it stops the payment', async () => {
     mockApi(routes({ 'GET /account/': () => ok({ totalBalance: 100 }) }));
