@@ -147,7 +147,7 @@ describe.each(CASES)('$name', ({ Page, entry, main, others, emptyResult, emptyTe
     expect(await screen.findByText(emptyText)).toBeTruthy();
     // By text, not by role: role queries over a whole antd page took most of these tests' time.
     if (emptyAction) expect((emptyAction.role === 'link' ? linksByText : buttonsByText)(emptyAction.name).length).toBeGreaterThan(0);
-  }, 15_000);
+  });
 
   it('shows the error with 重试, which loads again', async () => {
     const api = mockApi({ ...others, [main]: () => failure(500, 50000, '服务器内部错误') });
@@ -160,7 +160,7 @@ describe.each(CASES)('$name', ({ Page, entry, main, others, emptyResult, emptyTe
     });
     fireEvent.click(buttonsByText('重试')[0] as HTMLElement);
     expect(await screen.findByText(emptyText)).toBeTruthy();
-  }, 15_000);
+  });
 });
 
 describe('订单详情 states', () => {

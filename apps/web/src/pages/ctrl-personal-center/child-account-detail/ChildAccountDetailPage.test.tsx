@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SubAccountView } from '../../../api/subAccounts';
-import { buttonByText, callsTo, failure, mockApi, ok, renderPage } from '../../ctrl-cost-center/testing';
+import { buttonByText, callsTo, failure, findDialog, mockApi, ok, renderPage } from '../../ctrl-cost-center/testing';
 import ChildAccountDetailPage, { parseSubAccountId } from './index';
 
 afterEach(() => cleanup());
@@ -104,7 +104,7 @@ describe('子账号权限设置', () => {
     expect(bodyOf(api.fetchMock, 'POST', '/subuser/update')).toEqual({ id: 7, nickname: '算法组' });
 
     fireEvent.click(screen.getByText('共用主账号余额'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(dialog.textContent).toContain('独立余额 ¥12.34 会保留在子账号中');
     expect(callsTo(api.fetchMock, 'POST', '/subuser/update')).toHaveLength(1);
     fireEvent.click(buttonByText('确认修改', dialog));
