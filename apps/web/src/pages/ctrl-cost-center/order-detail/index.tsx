@@ -2,7 +2,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { ErrorCodes, formatYuan, labelOf, ORDER_BILLING_TYPES, ORDER_STATUSES, ORDER_TYPES } from '@slg/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Empty, Result, Select, Skeleton, Space, Table, Typography, type TableColumnsType } from 'antd';
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   billingKeys,
@@ -189,7 +189,23 @@ function PayPanel({ order }: { order: OrderDetailDto }) {
   );
 }
 
+/** One line of the price breakdown: its label and amount. */
+function PriceRow({ label, children, total = false }: { label: ReactNode; children: ReactNode; total?: boolean }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd className={total ? 'slg-price-total' : undefined}>{children}</dd>
+    </>
+  );
+}
+
 function PriceBreakdown({ order }: { order: OrderDetailDto }) {
+  const refunded =
+    order.refundedAmount > 0 ? (
+      <PriceRow label={T.price.refunded}>
+        <Money fen={order.refundedAmount} />
+      </PriceRow>
+    ) : null;
   if (order.billingType === 'USAGE') {
     // Nothing is paid up front (原价 and 实付 would read ¥0.00): what its use has cost so far.
     const rate = order.items[0];
@@ -197,25 +213,14 @@ function PriceBreakdown({ order }: { order: OrderDetailDto }) {
       <>
         <dl className="slg-price-breakdown">
           {rate ? (
-            <>
-              <dt>{T.price.usageRate}</dt>
-              <dd>
-                <Money fen={rate.unitPrice} />/{rate.unit}
-              </dd>
-            </>
+            <PriceRow label={T.price.usageRate}>
+              <Money fen={rate.unitPrice} />/{rate.unit}
+            </PriceRow>
           ) : null}
-          <dt>{T.price.metered}</dt>
-          <dd className="slg-price-total">
+          <PriceRow label={T.price.metered} total>
             <Money fen={order.meteredAmount} />
-          </dd>
-          {order.refundedAmount > 0 ? (
-            <>
-              <dt>{T.price.refunded}</dt>
-              <dd>
-                <Money fen={order.refundedAmount} />
-              </dd>
-            </>
-          ) : null}
+          </PriceRow>
+          {refunded}
         </dl>
         <Typography.Paragraph type="secondary" className="slg-price-note">
           {T.price.usageNote}
@@ -223,46 +228,27 @@ function PriceBreakdown({ order }: { order: OrderDetailDto }) {
       </>
     );
   }
-  if (order.status === 'UNPAID') {
-    // Nothing is paid yet: the pay panel below previews the voucher and what is due.
-    return (
-      <dl className="slg-price-breakdown">
-        <dt>{T.price.original}</dt>
-        <dd>
-          <Money fen={order.originalAmount} />
-        </dd>
-      </dl>
-    );
-  }
+  const original = (
+    <PriceRow label={T.price.original}>
+      <Money fen={order.originalAmount} />
+    </PriceRow>
+  );
+  // Nothing is paid yet: the pay panel below previews the voucher and what is due.
+  if (order.status === 'UNPAID') return <dl className="slg-price-breakdown">{original}</dl>;
   return (
     <dl className="slg-price-breakdown">
-      <dt>{T.price.original}</dt>
-      <dd>
-        <Money fen={order.originalAmount} />
-      </dd>
-      <dt>{order.voucher ? T.price.voucherNamed(order.voucher.name) : T.price.voucher}</dt>
-      <dd>
+      {original}
+      <PriceRow label={order.voucher ? T.price.voucherNamed(order.voucher.name) : T.price.voucher}>
         <Money fen={-order.discount} />
-      </dd>
-      <dt>{T.price.paid}</dt>
-      <dd className="slg-price-total">
+      </PriceRow>
+      <PriceRow label={T.price.paid} total>
         <Money fen={order.paidAmount} />
-      </dd>
-      {order.refundedAmount > 0 ? (
-        <>
-          <dt>{T.price.refunded}</dt>
-          <dd>
-            <Money fen={order.refundedAmount} />
-          </dd>
-        </>
-      ) : null}
+      </PriceRow>
+      {refunded}
       {order.meteredAmount > 0 ? (
-        <>
-          <dt>{T.price.metered}</dt>
-          <dd>
-            <Money fen={order.meteredAmount} />
-          </dd>
-        </>
+        <PriceRow label={T.price.metered}>
+          <Money fen={order.meteredAmount} />
+        </PriceRow>
       ) : null}
     </dl>
   );
