@@ -112,7 +112,7 @@ async function tableWidths(page: Page) {
     boxes.map((box) => ({
       scroll: box.scrollWidth,
       client: box.clientWidth,
-      headers: [...(box.closest('.ant-table-wrapper')?.querySelectorAll('thead th') ?? [])].map((cell) => cell.textContent ?? '').join(' | '),
+      headers: Array.from(box.closest('.ant-table-wrapper')?.querySelectorAll('thead th') ?? [], (cell) => cell.textContent ?? '').join(' | '),
     })),
   );
 }
