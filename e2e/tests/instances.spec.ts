@@ -81,7 +81,8 @@ test('rent a GPU: market → create → 创建中 → 运行中 live → passwor
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('关机后停止计费，GPU 将被释放，再次开机可能因 GPU 不足无法使用有卡模式');
     // 定时关机 is offered right there.
-    await expect(dialog.getByRole('radio', { name: '定时关机' })).toBeVisible();
+    await expect(dialog.getByRole('radio', { name: '定时关机' })).toBeEnabled();
+    await expect(dialog.getByText('定时关机', { exact: true })).toBeVisible();
     await dialog.getByRole('button', { name: '立即关机' }).click();
     await expect(status).toHaveText('已关机', { timeout: TRANSITION_TIMEOUT });
   });
