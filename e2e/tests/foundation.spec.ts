@@ -21,6 +21,12 @@ test('a visitor registers, signs out and in, keeps the session, and the console 
     await page.getByLabel(/我已阅读并同意/).check();
     await page.getByRole('button', { name: '注册', exact: true }).click();
     await expect(page).toHaveURL(/\/welcome$/);
+    await expect(page.getByRole('heading', { name: '注册成功，欢迎加入算力港！' })).toBeVisible();
+  });
+
+  await test.step('a signed-in account is sent from /signup to its console', async () => {
+    await page.goto('/signup');
+    await expect(page).toHaveURL(/\/ctrl-overview\/overview$/);
   });
 
   await test.step('the overview shows a balance of ¥0.00', async () => {
@@ -147,4 +153,11 @@ test('a wrong password is refused with one message on the form', async ({ page }
   await signInWithPassword(page, freshPhone(), 'wrong12345');
   await expect(page.getByText('手机号或密码错误').first()).toBeVisible();
   await expect(page).toHaveURL(/\/login/);
+});
+
+test('a visitor who never registered is welcomed on /welcome, not congratulated', async ({ page }) => {
+  await page.goto('/welcome');
+  await expect(page.getByRole('heading', { name: '欢迎来到算力港' })).toBeVisible();
+  await expect(page.getByText(/注册成功/)).toHaveCount(0);
+  await expect(page.getByRole('link', { name: '立即注册' })).toHaveAttribute('href', '/register');
 });

@@ -80,15 +80,19 @@ test('rent a GPU: market → create → 创建中 → 运行中 live → passwor
     await row.getByRole('button', { name: '关机' }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('关机后停止计费，GPU 将被释放，再次开机可能因 GPU 不足无法使用有卡模式');
-    await dialog.getByRole('button', { name: '关机' }).click();
+    // 定时关机 is offered right there.
+    await expect(dialog.getByRole('radio', { name: '定时关机' })).toBeEnabled();
+    await expect(dialog.getByText('定时关机', { exact: true })).toBeVisible();
+    await dialog.getByRole('button', { name: '立即关机' }).click();
     await expect(status).toHaveText('已关机', { timeout: TRANSITION_TIMEOUT });
   });
 
   await test.step('开机 in 无卡模式 at its own rate', async () => {
+    // One step: 开机 opens the dialog with both modes and their prices.
     await row.getByRole('button', { name: '开机' }).click();
-    await page.getByRole('menuitem', { name: /^无卡模式开机/ }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('不占用 GPU');
+    await dialog.getByRole('radio', { name: /^无卡模式开机/ }).check();
     await dialog.getByRole('button', { name: '无卡模式开机' }).click();
     await expect(status).toHaveText('无卡模式运行中', { timeout: TRANSITION_TIMEOUT });
     await expect(row).toContainText('¥0.10/时');
@@ -96,8 +100,12 @@ test('rent a GPU: market → create → 创建中 → 运行中 live → passwor
 
   await test.step('关机 again, then 释放 after ticking that the disks are wiped', async () => {
     await row.getByRole('button', { name: '关机' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: '关机' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: '立即关机' }).click();
     await expect(status).toHaveText('已关机', { timeout: TRANSITION_TIMEOUT });
+    // Off, it shows what 开机 starts with (GPUs and their price) and the last run's mode apart.
+    await expect(row).toContainText('上次以无卡模式运行');
+    await expect(row).not.toContainText('（无卡模式）');
+    await expect(row).not.toContainText('¥0.10/时');
     await row.getByRole('button', { name: '释放' }).click();
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('系统盘与数据盘的数据将被删除且无法恢复');

@@ -115,7 +115,7 @@ test('rent by the week with a voucher → 续费 → 转按量计费 with the re
 
   await test.step('关机, then 保存镜像 as a private image that becomes 就绪 in 我的镜像', async () => {
     await row.getByRole('button', { name: '关机' }).click();
-    await page.getByRole('dialog').getByRole('button', { name: '关机' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: '立即关机' }).click();
     await expect(status).toHaveText('已关机', { timeout: TRANSITION_TIMEOUT });
     await row.getByRole('button', { name: /更多/ }).click();
     await page.getByRole('menuitem', { name: '保存镜像', exact: true }).click();

@@ -91,6 +91,21 @@ test.describe('phone width (390×844)', () => {
     }
   });
 
+  test('创建实例 keeps the sum and 下一步 on the screen while the form scrolls (issue 17)', async ({ page }) => {
+    await page.goto('/ctrl-container-instances/createInstances?hostId=bj-a-3090-01&gpuNum=1&chargingRuleId=1');
+    await settled(page);
+    const bar = page.getByRole('region', { name: '费用与下一步' });
+    const next = bar.getByRole('button', { name: '下一步：确认订单' });
+    await expect(bar).toContainText(/¥[\d.,]+\/时/);
+    await expect(next).toBeInViewport();
+    // Down at the end of the form the bar is still there.
+    await page.getByLabel('实例名称').scrollIntoViewIfNeeded();
+    await expect(next).toBeInViewport();
+    await expect(next).toBeEnabled();
+    await next.click();
+    await expect(page).toHaveURL(/\/ctrl-container-instances\/confirm-order\?/);
+  });
+
   test('the sidebar is a drawer that navigates and closes; balance, colour mode and 退出登录 stay reachable', async ({ page }) => {
     await settled(page);
     // No sidebar column beside the page at this width.

@@ -14,6 +14,23 @@ export const AUTHORITY_TYPE_LABELS: Record<AuthorityType, string> = {
   MODEL_DEPLOY: '模型部署',
 };
 
+/**
+ * The authority types a main account can grant today: those whose product exists. The spec's other
+ * types (弹性部署, 文件存储, 模型部署) stay in the dictionary above and come back here with the issue that
+ * builds each product; until then the console does not show them and the server refuses them.
+ */
+export const OFFERED_AUTHORITY_TYPES = ['CONTAINER', 'MIRROR', 'INVOICE'] as const satisfies readonly AuthorityType[];
+export type OfferedAuthorityType = (typeof OFFERED_AUTHORITY_TYPES)[number];
+
+export function isOfferedAuthorityType(type: AuthorityType): type is OfferedAuthorityType {
+  return (OFFERED_AUTHORITY_TYPES as readonly AuthorityType[]).includes(type);
+}
+
+/** Why a grant of a type not offered yet is refused. */
+export function authorityNotOfferedMessage(type: AuthorityType): string {
+  return `${AUTHORITY_TYPE_LABELS[type]}尚未开放，不能设置该权限`;
+}
+
 export const PERMISSION_LEVELS = ['SELF', 'ALL', 'NONE'] as const;
 export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
 /** Numeric variant of the permission level (spec §3). */

@@ -164,7 +164,11 @@ export interface InstanceView {
   gpuModelId: string;
   gpuModelName: string;
   gpuNum: number;
+  /** The mode of the current run (or the power-on under way); `gpu` while off, what 开机 starts with. */
   gpuMode: GpuMode;
+  /** While off: the mode of the last run; null while running or starting. */
+  lastRunMode: GpuMode | null;
+  /** Of the current mode; while off, of the GPU configuration 开机 starts with. */
   cpuCores: number;
   memoryGb: number;
   dataDiskGb: number;
@@ -174,7 +178,7 @@ export interface InstanceView {
   imageId: string;
   imageName: string;
   sshCommand: string | null;
-  /** The hourly rate of the current (or last) mode, fen. */
+  /** The hourly rate of the current mode, fen; while off, what 开机 (with GPUs) costs. */
   priceFen: number;
   gpuPriceFen: number;
   noGpuPriceFen: number;
@@ -226,6 +230,8 @@ export const computeKeys = {
   instances: queryKeys.instances,
   instanceList: (query: InstanceListQuery) => [...queryKeys.instances, 'list', query] as const,
   instanceSummary: INSTANCE_SUMMARY_KEY,
+  /** Outside `instances`: the list's invalidations must not read the password again. */
+  rootPassword: (instanceId: string) => ['instance-root-password', instanceId] as const,
 } as const;
 
 /** The market refreshes this often (the server answers from a cache at most a second old). */

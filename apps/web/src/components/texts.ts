@@ -27,5 +27,5 @@ export const COMPONENT_TEXTS = {
 
 export const AUTH_SHELL_TEXTS = {
   slogan: 'GPU 算力，即开即用',
-  points: ['按量计费精确到秒，关机不收 GPU 费用', '预装主流深度学习框架与镜像', '弹性部署、模型市场一站式 AI 开发'],
+  points: ['按量计费精确到秒，关机不收 GPU 费用', '预装主流深度学习框架与镜像', '子账号分权限、分余额，团队用卡更省心'],
 } as const;

@@ -23,5 +23,5 @@ describe('header balance', () => {
     });
     await waitFor(() => expect(screen.getByLabelText('账户余额').textContent).toBe('¥50.00'), { timeout: 5000 });
     expect(callsTo(api.fetchMock, 'GET', '/account/')).toHaveLength(2);
-  }, 20_000);
+  });
 });

@@ -69,7 +69,7 @@ afterEach(() => {
   useUserStore.getState().clear();
 });
 
-describe('the console at phone width', { timeout: 30_000 }, () => {
+describe('the console at phone width', () => {
   it('has no sidebar column; 打开菜单 opens the menu in a drawer that closes when a page is chosen', async () => {
     screenOf(true);
     const router = renderConsole();
@@ -109,7 +109,7 @@ describe('the console at phone width', { timeout: 30_000 }, () => {
   });
 });
 
-describe('the console on a desktop', { timeout: 30_000 }, () => {
+describe('the console on a desktop', () => {
   it('keeps the sidebar beside the page with its 收起菜单 button, and no drawer', async () => {
     screenOf(false);
     renderConsole();

@@ -5,7 +5,7 @@ import { Logo } from '../components/Logo';
 import { PageLoading } from '../components/PageLoading';
 import { loginRedirectPath } from '../router/guards';
 import { activeMenuKey, openMenuKeys, sidebarMenu } from '../router/menus';
-import { breadcrumbTrail, CONSOLE_HOME_PATH, resolveRoute, type RouteRecord } from '../router/routes';
+import { breadcrumbTrail, CONSOLE_HOME_PATH, NOT_FOUND_ROUTE, resolveRoute, type RouteRecord } from '../router/routes';
 import { sessionSnapshot } from '../session/session';
 import { useUserStore } from '../stores/user';
 import { Button, ButtonLink } from '../ui/Button';
@@ -45,9 +45,12 @@ function SidebarNav({ route, collapsed, onExpand }: { route: RouteRecord; collap
   );
 }
 
-/** Where the page sits in the console: 控制台 / its parents / the page. */
+/**
+ * Where the page sits in the console: 控制台 / its parents / the page. A route whose page is not built
+ * shows 页面不存在 and names no feature.
+ */
 function Breadcrumb({ route }: { route: RouteRecord }) {
-  const trail = breadcrumbTrail(route);
+  const trail = route.page ? breadcrumbTrail(route) : [NOT_FOUND_ROUTE];
   return (
     <nav aria-label={UI_TEXTS.breadcrumb} className="slg-breadcrumb">
       <ol>

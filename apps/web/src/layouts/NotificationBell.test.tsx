@@ -51,7 +51,7 @@ function readBody(fetchMock: ReturnType<typeof mockApi>['fetchMock'], index = 0)
   return call ? JSON.parse(String(call[1]?.body)) : undefined;
 }
 
-describe('the 消息通知 bell', { timeout: 30_000 }, () => {
+describe('the 消息通知 bell', () => {
   it('shows the unread count as a badge, capped at 99+, and none at 0', () => {
     expect(badgeText(0)).toBeNull();
     expect(badgeText(1)).toBe('1');

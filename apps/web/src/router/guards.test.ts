@@ -4,6 +4,7 @@ import {
   canonicalUrl,
   documentTitle,
   evaluateAccess,
+  groupLandingPath,
   hasComponentsSegment,
   INVITE_CODE_KEY,
   loginRedirectPath,
@@ -14,7 +15,7 @@ import {
   type GuardMeta,
   type SessionSnapshot,
 } from './guards';
-import { resolveRoute } from './routes';
+import { findRoute, resolveRoute, type RouteRecord } from './routes';
 
 const anonymous: SessionSnapshot = { loggedIn: false, accountType: null, permissions: null };
 const main: SessionSnapshot = {
@@ -72,7 +73,46 @@ describe('logged-in user on /login', () => {
 
   it('does not apply to an anonymous user or to other public pages', () => {
     expect(evaluateAccess(meta('/login'), anonymous, at('/login'))).toEqual({ type: 'allow' });
-    expect(evaluateAccess(meta('/signup'), main, at('/signup'))).toEqual({ type: 'allow' });
+    expect(evaluateAccess(meta('/about'), main, at('/about'))).toEqual({ type: 'allow' });
+  });
+});
+
+describe('registration is for visitors', () => {
+  it('sends a signed-in main account from /signup, its dialogs and /register to the console', () => {
+    for (const path of ['/signup', '/signup/verify', '/signup/service', '/register', '/Register/']) {
+      expect(evaluateAccess(meta(path), main, at(path, '?invite_code=x')), path).toEqual({ type: 'redirect', to: '/ctrl-overview/overview' });
+    }
+  });
+
+  it('sends a signed-in sub-account to its own page, whatever its permissions', () => {
+    for (const session of [sub(null), sub([]), sub(['CONTAINER'])]) {
+      expect(evaluateAccess(meta('/signup'), session, at('/signup'))).toEqual({ type: 'redirect', to: '/ctrl-child-info/child-account-info' });
+    }
+  });
+
+  it('lets a visitor register', () => {
+    for (const path of ['/signup', '/signup/verify', '/register']) expect(evaluateAccess(meta(path), anonymous, at(path)), path).toEqual({ type: 'allow' });
+  });
+});
+
+describe('a menu group opened by its own path', () => {
+  const route = (path: string) => findRoute(path) as RouteRecord;
+
+  it('opens the group’s first page', () => {
+    expect(groupLandingPath(route('/ctrl-container-instances'), main)).toBe('/ctrl-container-instances/containerInstances');
+    expect(groupLandingPath(route('/ctrl-personal-center/personal-center'), main)).toBe('/ctrl-personal-center/personal-center/account-settings');
+  });
+
+  it('opens the first page a sub-account may open, as its sidebar does', () => {
+    expect(groupLandingPath(route('/ctrl-personal-center/personal-center'), sub(['CONTAINER']))).toBe('/ctrl-personal-center/personal-center/charging-record');
+    expect(groupLandingPath(route('/ctrl-personal-center/personal-center'), sub(['MIRROR']))).toBe('/ctrl-personal-center/personal-center/setting');
+    expect(groupLandingPath(route('/ctrl-personal-center/personal-center'), sub([]))).toBe('/ctrl-personal-center/personal-center/account-settings');
+  });
+
+  it('leaves pages, dialogs and groups with nothing built alone', () => {
+    for (const path of ['/ctrl-cost-center/cost-center', '/signup/verify', '/ctrl-flexible-deployment/flexiible-deployment', '/workbench/workbench', '/news']) {
+      expect(groupLandingPath(route(path), main), path).toBeNull();
+    }
   });
 });
 

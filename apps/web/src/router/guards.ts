@@ -3,7 +3,7 @@
  * router's root loader and root component call these, the unit tests call them directly.
  */
 import { AccountType, type AuthorityType } from '@slg/shared';
-import type { RouteMeta } from './routes';
+import { CONSOLE_HOME_PATH, findRoute, SUB_ACCOUNT_HOME_PATH, type RouteMeta, type RouteRecord } from './routes';
 
 export const FORBIDDEN_PATH = '/403';
 export const LOGIN_PATH = '/login';
@@ -26,7 +26,7 @@ export interface SessionSnapshot {
 
 export type AccessDecision = { type: 'allow' } | { type: 'redirect'; to: string };
 
-export type GuardMeta = Pick<RouteMeta, 'public' | 'subAccountPage' | 'permission'>;
+export type GuardMeta = Pick<RouteMeta, 'public' | 'subAccountPage' | 'permission' | 'guestOnly'>;
 
 const ALLOW: AccessDecision = { type: 'allow' };
 
@@ -73,17 +73,39 @@ export function subAccountMayOpen(meta: GuardMeta, permissions: readonly Authori
   return meta.permission !== undefined && permissions.includes(meta.permission);
 }
 
-/** Every access rule of spec §2, in order. */
+/** Where a signed-in account's console starts: a sub-account on its own page. */
+export function consoleHomeFor(accountType: AccountType | null): string {
+  return accountType === AccountType.SUB ? SUB_ACCOUNT_HOME_PATH : CONSOLE_HOME_PATH;
+}
+
+/** Every access rule of spec §2, in order; registration is for visitors only. */
 export function evaluateAccess(meta: GuardMeta, session: SessionSnapshot, location: GuardLocation): AccessDecision {
   if (hasComponentsSegment(location.pathname)) return redirectTo(FORBIDDEN_PATH);
   if (!session.loggedIn) {
     return meta.public ? ALLOW : redirectTo(loginRedirectPath(location));
   }
   if (isLoginPath(location.pathname)) return redirectTo(HOME_PATH);
+  if (meta.guestOnly) return redirectTo(consoleHomeFor(session.accountType));
   if (session.accountType === AccountType.SUB && session.permissions) {
     if (!subAccountMayOpen(meta, session.permissions)) return redirectTo(FORBIDDEN_PATH);
   }
   return ALLOW;
+}
+
+/**
+ * Where a menu group without a page of its own (`/ctrl-container-instances`) opens: its first menu entry
+ * with a page that the session may open, as in the sidebar; null for a route with a page, a dialog
+ * sub-path, or a group with nothing built (that stays 页面不存在).
+ */
+export function groupLandingPath(record: RouteRecord, session: SessionSnapshot): string | null {
+  if (record.page || record.meta.dialog) return null;
+  for (const path of record.childPaths) {
+    const child = findRoute(path);
+    if (!child?.page || !child.meta.sidebar) continue;
+    if (child.meta.subAccountOnly && session.accountType !== AccountType.SUB) continue;
+    if (evaluateAccess(child.meta, session, { pathname: child.path, search: '' }).type === 'allow') return child.path;
+  }
+  return null;
 }
 
 /** The `invite_code` query parameter is kept in the session storage on arrival. */

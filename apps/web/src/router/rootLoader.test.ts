@@ -84,6 +84,30 @@ describe('root loader', () => {
     expect(useUserStore.getState().token).toBeNull();
   });
 
+  it('opens a menu group’s first page from the group’s own path, keeping the query (issue 17)', async () => {
+    useUserStore.getState().setSession({ jwtToken: 'j', refreshToken: 'r' }, 1);
+    fetchMock.mockResolvedValueOnce(ok(userInfo));
+    expect(await run('/ctrl-container-instances')).toBe('/ctrl-container-instances/containerInstances');
+    expect(await run('/ctrl-personal-center/personal-center/?tab=1')).toBe('/ctrl-personal-center/personal-center/account-settings?tab=1');
+    // Nothing built in the group: it stays 页面不存在.
+    expect(await run('/workbench/workbench')).toBeNull();
+  });
+
+  it('sends a sub-account from a group to the first page it may open, once its permissions are loaded', async () => {
+    useUserStore.getState().setSession({ jwtToken: 'j', refreshToken: 'r' }, 2);
+    fetchMock.mockResolvedValueOnce(
+      ok({ userId: 2, username: 'dev', nickname: '', accountType: 2, permissions: ['CONTAINER'], sharedMainBalance: false, mainAccountId: 1 }),
+    );
+    expect(await run('/ctrl-personal-center/personal-center')).toBe('/ctrl-personal-center/personal-center/charging-record');
+  });
+
+  it('sends a signed-in account away from registration to its console (issue 17)', async () => {
+    useUserStore.getState().setSession({ jwtToken: 'j', refreshToken: 'r' }, 1);
+    fetchMock.mockResolvedValueOnce(ok(userInfo));
+    expect(await run('/signup')).toBe('/ctrl-overview/overview');
+    expect(await run('/register?invite_code=x')).toBe('/ctrl-overview/overview');
+  });
+
   it('sends a logged-in user away from /login and any components path to /403', async () => {
     useUserStore.getState().setSession({ jwtToken: 'j', refreshToken: 'r' }, 1);
     expect(await run('/login')).toBe('/');

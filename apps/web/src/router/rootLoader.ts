@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { clearSession, loadCurrentUser, sessionSnapshot } from '../session/session';
 import { useUserStore } from '../stores/user';
-import { evaluateAccess, loginRedirectPath, saveInviteCode, type GuardLocation } from './guards';
+import { evaluateAccess, groupLandingPath, loginRedirectPath, saveInviteCode, type GuardLocation } from './guards';
 import { resolveRoute } from './routes';
 
 function sessionStorageOrNull(): Storage | null {
@@ -15,7 +15,7 @@ function sessionStorageOrNull(): Storage | null {
 /**
  * Runs before every navigation (the root route always revalidates): keeps the invite code, applies the
  * access rules, and loads the signed-in user's info when missing — a failure ends the session and
- * sends the user to /login?redirect=….
+ * sends the user to /login?redirect=…. A menu group's own path opens the group's first page.
  */
 export async function rootLoader({ request }: LoaderFunctionArgs): Promise<null> {
   const url = new URL(request.url);
@@ -39,5 +39,7 @@ export async function rootLoader({ request }: LoaderFunctionArgs): Promise<null>
     const after = evaluateAccess(route.meta, sessionSnapshot(), location);
     if (after.type === 'redirect') throw redirect(after.to);
   }
+  const landing = groupLandingPath(route, sessionSnapshot());
+  if (landing) throw redirect(`${landing}${url.search}`);
   return null;
 }

@@ -83,9 +83,12 @@ describe('app router', () => {
       return new Response('', { status: 404 });
     });
     renderApp('/workbench/workbench/instanceDetail');
-    expect(await screen.findByText('页面不存在')).toBeTruthy();
+    expect(await screen.findByText('页面不存在', { selector: 'h1' })).toBeTruthy();
     expect((await screen.findByLabelText('账户余额')).textContent).toBe('¥0.00');
     expect(screen.getByRole('link', { name: '总览' })).toBeTruthy();
     await waitFor(() => expect(document.title).toBe('算力港 - 页面不存在'));
+    // The breadcrumb names no feature that is not built.
+    const breadcrumb = screen.getByLabelText('当前位置');
+    expect(breadcrumb.textContent).toBe('控制台/页面不存在');
   });
 });

@@ -38,6 +38,8 @@ export interface RouteMeta {
   activeMenu?: string;
   /** Reachable without login. */
   public?: boolean;
+  /** For visitors only (registration): a signed-in account is sent to its console. Children inherit it. */
+  guestOnly?: boolean;
   /** Page-level colour mode; `system` is refused with a warning. */
   forceColorMode?: ColorModePreference;
   /** Signup dialog opened by this sub-path. */
@@ -137,6 +139,8 @@ const SchoolVerificationPage = lazyPage(() => import('../pages/ctrl-personal-cen
 
 /** Where a sign-in lands without a `redirect` query. */
 export const CONSOLE_HOME_PATH = '/ctrl-overview/overview';
+/** Where a sub-account's sign-in lands: its own page (it may not hold what the overview shows). */
+export const SUB_ACCOUNT_HOME_PATH = '/ctrl-child-info/child-account-info';
 
 export const ROUTE_TABLE: RouteNode[] = [
   // ── Public pages (desk layout) ──────────────────────────────────────────────
@@ -160,7 +164,7 @@ export const ROUTE_TABLE: RouteNode[] = [
   { path: '/sub-account-login', meta: { title: '子账号登录', layout: 'default', public: true }, page: SubAccountLoginPage },
   {
     path: '/signup',
-    meta: { title: '注册', layout: 'default', public: true },
+    meta: { title: '注册', layout: 'default', public: true, guestOnly: true },
     page: SignupPage,
     children: [
       { path: 'privacy', meta: { title: '隐私政策', public: true, dialog: 'privacy' } },
@@ -168,7 +172,7 @@ export const ROUTE_TABLE: RouteNode[] = [
       { path: 'verify', meta: { title: '短信验证', public: true, dialog: 'verify' } },
     ],
   },
-  { path: '/register', meta: { title: '注册', layout: 'default', public: true }, page: SignupPage },
+  { path: '/register', meta: { title: '注册', layout: 'default', public: true, guestOnly: true }, page: SignupPage },
   { path: '/reset-password', meta: { title: '重置密码', layout: 'default', public: true }, page: ResetPasswordPage },
   { path: '/exchange', meta: { title: '兑换码兑换', layout: 'dashboard', console: true }, page: ExchangePage },
   { path: '/form', meta: { title: '信息填写', layout: 'default' } },
@@ -403,6 +407,7 @@ export function flattenRoutes(nodes: readonly RouteNode[], parent?: RouteRecord)
       layout: node.meta.layout ?? parent?.meta.layout ?? 'default',
       console: node.meta.console ?? parent?.meta.console,
       permission: node.meta.permission ?? parent?.meta.permission,
+      guestOnly: node.meta.guestOnly ?? parent?.meta.guestOnly,
       breadcrumb: node.meta.breadcrumb ?? parent?.path,
     };
     const record: RouteRecord = { path, meta, page: node.page, parentPath: parent?.path, childPaths: [] };

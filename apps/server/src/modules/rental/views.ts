@@ -26,7 +26,13 @@ export const instanceViewSchema = z.object({
   gpuModelId: z.string(),
   gpuModelName: z.string(),
   gpuNum: z.number().int(),
-  gpuMode: z.enum(['gpu', 'nogpu']).describe('gpu 有卡，nogpu 无卡模式'),
+  gpuMode: z
+    .enum(['gpu', 'nogpu'])
+    .describe('本次运行（或正在开机）的方式：gpu 有卡，nogpu 无卡模式；未运行时为开机默认的有卡方式 gpu，上次的方式见 lastRunMode'),
+  lastRunMode: z
+    .enum(['gpu', 'nogpu'])
+    .nullable()
+    .describe('未运行时上次运行的方式（nogpu 表示上次以无卡模式运行）；运行中或正在开机时为 null'),
   cpuCores: z.number().int(),
   memoryGb: z.number().int(),
   dataDiskGb: z.number().int().describe('数据盘容量（GB），50 GB 免费'),
@@ -35,7 +41,7 @@ export const instanceViewSchema = z.object({
   imageId: z.string(),
   imageName: z.string(),
   sshCommand: z.string().nullable().describe('运行后可用，如 ssh -p 32101 root@bj-a.connect.example.com'),
-  priceFen: z.number().int().describe('按量计费每小时价格（分）：有卡为 GPU 单价 × 卡数，无卡模式为无卡价格'),
+  priceFen: z.number().int().describe('按量计费每小时价格（分）：运行中按本次方式（有卡为 GPU 单价 × 卡数，无卡模式为无卡价格），未运行时为有卡开机的价格'),
   gpuPriceFen: z.number().int().describe('有卡开机时每小时价格（分）'),
   noGpuPriceFen: z.number().int().describe('无卡模式每小时价格（分）'),
   runStartedAt: z.string().nullable().describe('本次计费运行开始时间'),
@@ -76,10 +82,15 @@ export function priceSourceOf(host: InstanceViewSource['host'], modelPricePerHou
 
 export function toInstanceView(source: InstanceViewSource): InstanceView {
   const { instance, host } = source;
-  const mode: GpuMode = instance.gpuMode === 'nogpu' ? 'nogpu' : 'gpu';
+  const running = instance.status === 'PoweredOn' || instance.status === 'PoweredOnNoGPU';
+  // The row keeps the mode of the current or the last run. A stopped instance shows what 开机 starts
+  // (有卡: its GPUs, cores, memory and price), and the mode of its last run apart.
+  const rowMode: GpuMode = instance.gpuMode === 'nogpu' ? 'nogpu' : 'gpu';
+  const starting = instance.operation === 'power_on';
+  const active = running || starting;
+  const mode: GpuMode = starting ? (instance.operationMode === 'nogpu' ? 'nogpu' : 'gpu') : running ? rowMode : 'gpu';
   const prices = priceSourceOf(host, source.modelPricePerHourFen);
   const gpuPriceFen = hourlyRateFen(prices, instance.gpuNum, 'gpu', source.noGpuPriceFen);
-  const running = instance.status === 'PoweredOn' || instance.status === 'PoweredOnNoGPU';
   const ssh = instance.sshHost && instance.sshPort ? `ssh -p ${instance.sshPort} root@${instance.sshHost}` : null;
   return {
     instanceId: instance.instanceId,
@@ -98,8 +109,9 @@ export function toInstanceView(source: InstanceViewSource): InstanceView {
     gpuModelName: source.gpuModelName,
     gpuNum: instance.gpuNum,
     gpuMode: mode,
-    cpuCores: mode === 'nogpu' && running ? NO_GPU_CPU_CORES : host.cpuPerGpu * instance.gpuNum,
-    memoryGb: mode === 'nogpu' && running ? NO_GPU_MEMORY_GB : host.memoryGbPerGpu * instance.gpuNum,
+    lastRunMode: active ? null : rowMode,
+    cpuCores: mode === 'nogpu' ? NO_GPU_CPU_CORES : host.cpuPerGpu * instance.gpuNum,
+    memoryGb: mode === 'nogpu' ? NO_GPU_MEMORY_GB : host.memoryGbPerGpu * instance.gpuNum,
     dataDiskGb: instance.dataDiskGb,
     diskRateFenPerDay: instance.diskRateFenPerDay,
     chargingRuleId: instance.chargingRuleId,

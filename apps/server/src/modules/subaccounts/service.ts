@@ -2,10 +2,12 @@ import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import {
   ALLOWED_LEVELS,
   AUTHORITY_TYPE_LABELS,
-  AUTHORITY_TYPES,
   AccountType,
+  authorityNotOfferedMessage,
   formatYuan,
+  isOfferedAuthorityType,
   NO_PERMISSIONS,
+  OFFERED_AUTHORITY_TYPES,
   PERMISSION_LEVEL_LABELS,
   SUB_ACCOUNT_LIMIT,
   type AuthorityType,
@@ -56,13 +58,17 @@ function loginSubject(username: string): string {
   return `sub:${username.toLowerCase()}`;
 }
 
-/** The grants as a full map: types not named keep `base`; a level a type does not offer is refused. */
+/**
+ * The grants as a full map: types not named keep `base`; a type not offered yet (its product does not
+ * exist) and a level a type does not offer are refused.
+ */
 export function permissionMapOf(grants: readonly PermissionGrant[], base: PermissionMap = NO_PERMISSIONS): PermissionMap {
   const seen = new Set<AuthorityType>();
   const map: PermissionMap = { ...base };
   for (const grant of grants) {
     if (seen.has(grant.authorityType)) throw new AppError('VALIDATION', `权限类型 ${grant.authorityType} 重复`);
     seen.add(grant.authorityType);
+    if (!isOfferedAuthorityType(grant.authorityType)) throw new AppError('VALIDATION', authorityNotOfferedMessage(grant.authorityType));
     if (!ALLOWED_LEVELS[grant.authorityType].includes(grant.level)) {
       const offered = ALLOWED_LEVELS[grant.authorityType].map((level) => PERMISSION_LEVEL_LABELS[level]).join('、');
       throw new AppError('VALIDATION', `${AUTHORITY_TYPE_LABELS[grant.authorityType]}只能设置为${offered}`);
@@ -402,9 +408,9 @@ export class SubAccountService {
     });
   }
 
-  /** What `POST /subuser/permission` accepts: each authority type with its levels. */
+  /** What `POST /subuser/permission` accepts: each authority type offered today with its levels. */
   authorityOptions() {
-    return AUTHORITY_TYPES.map((type) => ({
+    return OFFERED_AUTHORITY_TYPES.map((type) => ({
       authorityType: type,
       name: AUTHORITY_TYPE_LABELS[type],
       levels: ALLOWED_LEVELS[type].map((level) => ({ level, name: PERMISSION_LEVEL_LABELS[level] })),

@@ -70,7 +70,7 @@ describe('算力市场', () => {
     await waitFor(() => expect(lastHostsQuery(api.fetchMock)).toMatchObject({ gpuNum: '4' }));
     fireEvent.click(screen.getByLabelText('不限', { selector: 'input' }));
     await waitFor(() => expect(lastHostsQuery(api.fetchMock)).not.toHaveProperty('gpuNum'));
-  }, 15_000);
+  });
 
   it('starts with pay-as-you-go and prices the hosts for a package once one is chosen', async () => {
     const api = mockApi({ 'GET /comppower/overview': () => ok(OVERVIEW), 'GET /comppower': () => page([HOST]) });
@@ -149,7 +149,7 @@ describe('算力市场', () => {
     expect(await screen.findByText('主机列表加载失败')).toBeTruthy();
     expect(screen.getByText('数据库连接失败')).toBeTruthy();
     expect(buttonByText('重试')).toBeTruthy();
-  }, 15_000);
+  });
 });
 
 describe('market filters of the URL', () => {

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { InstanceView, MarketHost, MarketOverview } from '../../api/compute';
 import type { StockAlert } from '../../api/subscriptions';
 import { useUserStore } from '../../stores/user';
-import { buttonByText, callsTo, failure, mockApi, ok, page, pending, renderPage } from '../ctrl-cost-center/testing';
+import { buttonByText, callsTo, failure, findDialog, mockApi, ok, page, pending, queryDialog, renderPage } from '../ctrl-cost-center/testing';
 import { InstanceActions } from '../ctrl-container-instances/containerInstances/components/InstanceActions';
 import MarketPage from './index';
 import { StockAlertButton } from './StockAlertDialog';
@@ -115,7 +115,7 @@ describe('订阅到货提醒 dialog', () => {
 
     fireEvent.click(buttonByText('订阅提醒', dialog));
     await waitFor(() => expect(bodiesOf(api.fetchMock, 'POST', '/subscriptions')).toEqual([{ zoneId: 'bj-a', gpuModelId: 'rtx4090', gpuNum: 3 }]));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(queryDialog()).toBeNull());
   });
 
   it('shows a refusal (已订阅) in the dialog instead of a toast, and stays open', async () => {
@@ -213,8 +213,7 @@ describe('到货提醒 from the power-on refusal', () => {
     });
     renderPage(<InstanceActions instance={stopped} />);
     fireEvent.click(buttonByText('开机'));
-    fireEvent.click(await screen.findByText('有卡开机（¥3.96/时）'));
-    const powerOn = await screen.findByRole('dialog');
+    const powerOn = await findDialog();
     fireEvent.click(buttonByText('有卡开机', powerOn));
     await within(powerOn).findByText(/该主机当前空闲 0 卡/);
 
@@ -237,7 +236,7 @@ describe('我的到货提醒', () => {
     });
     renderPage(<MyStockAlertsButton />);
     fireEvent.click(await screen.findByText('我的到货提醒（1）'));
-    const drawer = await screen.findByRole('dialog');
+    const drawer = await findDialog();
     const waiting = (await within(drawer).findByText('北京B区 · A800-80GB × 8 卡')).closest('li') as HTMLElement;
     expect(within(waiting).getByText('等待中')).toBeTruthy();
     expect(waiting.textContent).toContain('有空闲时提醒');
@@ -265,7 +264,7 @@ describe('我的到货提醒', () => {
     mockApi({ 'GET /subscriptions': pending });
     renderPage(<MyStockAlertsButton />);
     fireEvent.click(screen.getByText('我的到货提醒'));
-    expect((await screen.findByRole('dialog')).querySelector('.ant-skeleton')).toBeTruthy();
+    expect((await findDialog()).querySelector('.ant-skeleton')).toBeTruthy();
     cleanup();
 
     mockApi({ 'GET /subscriptions': () => page([]) });

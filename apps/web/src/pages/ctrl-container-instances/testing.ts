@@ -19,6 +19,7 @@ export const RUNNING_INSTANCE: InstanceView = {
   gpuModelName: 'RTX 4090',
   gpuNum: 2,
   gpuMode: 'gpu',
+  lastRunMode: null,
   cpuCores: 32,
   memoryGb: 128,
   dataDiskGb: 50,

@@ -3,7 +3,7 @@
  * `METHOD /path` and renders a page inside the app providers and a memory router.
  */
 import { QueryClient } from '@tanstack/react-query';
-import { render, within } from '@testing-library/react';
+import { render, waitFor, within } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
@@ -85,3 +85,32 @@ export function buttonByText(text: string, container?: HTMLElement): HTMLButtonE
   if (!button || others.length) throw new Error(`expected one button 「${text}」, found ${others.length + (button ? 1 : 0)}`);
   return button;
 }
+
+/** The links showing this text, found by text rather than by role (see `buttonsByText`). */
+export function linksByText(text: string, container: HTMLElement = document.body): HTMLAnchorElement[] {
+  const found = within(container)
+    .queryAllByText(text, { selector: 'a[href], a[href] *' })
+    .map((element) => element.closest('a'))
+    .filter((link): link is HTMLAnchorElement => link !== null);
+  return [...new Set(found)];
+}
+
+/** The dialogs on show, by their role attribute: a role query would compute the role and the visibility of every element. */
+function dialogsOnShow(): HTMLElement[] {
+  return [...document.querySelectorAll<HTMLElement>('[role="dialog"]')].filter((dialog) => !dialog.closest('[aria-hidden="true"], [style*="display: none"]'));
+}
+
+/** The dialog on show (the newest), or null. */
+export function queryDialog(): HTMLElement | null {
+  return dialogsOnShow().at(-1) ?? null;
+}
+
+/** Waits for a dialog to show and returns it (the newest). */
+export function findDialog(): Promise<HTMLElement> {
+  return waitFor(() => {
+    const dialog = queryDialog();
+    if (!dialog) throw new Error('no dialog on show');
+    return dialog;
+  });
+}
+

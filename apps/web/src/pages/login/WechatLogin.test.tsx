@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToastInstance, type ToastApi } from '../../api/toast';
 import { rememberWechatState, wechatNavigation } from '../../api/wechat';
 import { useUserStore } from '../../stores/user';
-import { buttonByText, callsTo, failure, mockApi, ok, pending, renderPage, type Handler } from '../ctrl-cost-center/testing';
+import { buttonByText, callsTo, failure, findDialog, mockApi, ok, pending, renderPage, type Handler } from '../ctrl-cost-center/testing';
 import LoginPage from './index';
 
 const toastOpen = vi.fn<ToastApi['open']>();
@@ -148,7 +148,7 @@ describe('微信登录', () => {
 
     fireEvent.change(screen.getByLabelText('验证码'), { target: { value: '654321' } });
     fireEvent.click(buttonByText('绑定并登录'));
-    expect(await screen.findByRole('dialog')).toBeTruthy();
+    expect(await findDialog()).toBeTruthy();
     const calls = callsTo(fetchMock, 'POST', '/auth/register/wechat');
     expect(bodyOf(calls[1])).toEqual({ ticket: 'TICKET-5', telephone: '13800138000', code: '654321', countryCode: 86 });
     expect(useUserStore.getState()).toMatchObject({ token: 'new-jwt', refreshToken: 'new-refresh' });

@@ -13,6 +13,7 @@ import { confirmPasswordRules, newPasswordRules, smsCodeRules, telephoneRules } 
 import { applyServerError } from '../../forms/serverErrors';
 import { useForm } from '../../forms/useForm';
 import { useFormSmsCode } from '../../hooks/useFormSmsCode';
+import { JUST_REGISTERED_STATE } from '../desk/welcome/registered';
 import { useSubmit } from '../../hooks/useSubmit';
 import { INVITE_CODE_KEY, postLoginTarget, readInviteCode } from '../../router/guards';
 import { resolveRoute, type SignupDialog } from '../../router/routes';
@@ -136,7 +137,7 @@ export default function SignupPage() {
     signIn(pair);
     sessionStorageOrNull()?.removeItem(INVITE_CODE_KEY);
     toast.success(SIGNUP_TEXTS.success);
-    navigate(postLoginTarget(location.search, AFTER_SIGNUP_PATH), { replace: true });
+    navigate(postLoginTarget(location.search, AFTER_SIGNUP_PATH), { replace: true, state: JUST_REGISTERED_STATE });
   });
 
   const A = SIGNUP_TEXTS.agreement;

@@ -9,12 +9,11 @@ import { textFieldProps, useForm } from '../../forms/useForm';
 import { useSubmit } from '../../hooks/useSubmit';
 import { clearSession, loadCurrentUser, sessionSnapshot, signIn } from '../../session/session';
 import { evaluateAccess, postLoginTarget } from '../../router/guards';
-import { resolveRoute } from '../../router/routes';
+import { resolveRoute, SUB_ACCOUNT_HOME_PATH } from '../../router/routes';
 import { Field, PasswordInput, TextInput } from '../../ui/fields';
 import { SUB_ACCOUNT_LOGIN_TEXTS } from './texts';
 
 /** Where a sub-account lands when no (allowed) `redirect` is given: its own account page (spec §2). */
-export const SUB_ACCOUNT_HOME_PATH = '/ctrl-child-info/child-account-info';
 const SUB_ACCOUNT_LOGIN_PATH = '/sub-account-login';
 
 const T = SUB_ACCOUNT_LOGIN_TEXTS;

@@ -2,7 +2,7 @@ import { UserOutlined } from '@ant-design/icons';
 import {
   AccountType,
   AUTHORITY_TYPE_LABELS,
-  AUTHORITY_TYPES,
+  OFFERED_AUTHORITY_TYPES,
   PERMISSION_LEVEL_LABELS,
   type AuthorityType,
   type PermissionLevel,
@@ -109,7 +109,7 @@ function PermissionsCard({ info }: { info: SubUserInfoDto }) {
     <Card title={T.permissions.title} className="slg-child-card slg-child-area-permissions">
       <Typography.Paragraph type="secondary">{T.permissions.hint}</Typography.Paragraph>
       <ul className="slg-child-permissions" aria-label={T.permissions.title}>
-        {AUTHORITY_TYPES.map((type) => {
+        {OFFERED_AUTHORITY_TYPES.map((type) => {
           const level = levelOf(info, type);
           return (
             <li key={type} className="slg-child-permission" data-authority={type}>

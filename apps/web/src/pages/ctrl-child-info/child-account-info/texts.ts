@@ -1,4 +1,4 @@
-import type { AuthorityType, PermissionLevel } from '@slg/shared';
+import type { OfferedAuthorityType, PermissionLevel } from '@slg/shared';
 
 export const CHILD_ACCOUNT_INFO_TEXTS = {
   title: '账号信息',
@@ -55,14 +55,11 @@ export const CHILD_ACCOUNT_INFO_TEXTS = {
   },
 } as const;
 
-/** What each authority type lets a sub-account reach. */
-export const AUTHORITY_SCOPES: Record<AuthorityType, string> = {
+/** What each authority type offered today lets a sub-account reach. */
+export const AUTHORITY_SCOPES: Record<OfferedAuthorityType, string> = {
   CONTAINER: '容器实例的创建、开关机、续费、升降配与监控',
-  ELASTIC: '弹性部署的创建、扩缩容与释放',
   MIRROR: '我的镜像：保存、使用与删除',
-  FILE_STORAGE: '文件存储中的文件与目录',
   INVOICE: '费用中心：订单、账单明细与发票',
-  MODEL_DEPLOY: '模型部署与模型实例',
 };
 
 /** What each level means for the resources of that type. */

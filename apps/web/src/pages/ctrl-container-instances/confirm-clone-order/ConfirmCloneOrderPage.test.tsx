@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { InstanceView, MarketHost } from '../../../api/compute';
 import { IDEMPOTENCY_HEADER } from '../../../api/idempotency';
 import { setToastInstance, type ToastApi } from '../../../api/toast';
-import { buttonByText, callsTo, failure, mockApi, ok, page, renderPage, type Handler } from '../../ctrl-cost-center/testing';
+import { buttonByText, callsTo, failure, findDialog, mockApi, ok, page, renderPage, type Handler } from '../../ctrl-cost-center/testing';
 import { RUNNING_INSTANCE } from '../testing';
 import ConfirmCloneOrderPage from './index';
 
@@ -110,7 +110,7 @@ describe('确认克隆订单', () => {
     expect(new Headers(sent[0]?.[1]?.headers).get(IDEMPOTENCY_HEADER)).toBeTruthy();
     expect(toastOpen).toHaveBeenCalledWith(expect.objectContaining({ type: 'success', content: '已开始创建新实例 slg-bbbbbbbbbb' }));
     expect(notify).not.toHaveBeenCalled();
-  }, 20_000);
+  });
 
   it('a package with a voucher: the discount, the amount to pay and the end before paying; the voucher, duration and auto-renew are sent', async () => {
     const { fetchMock } = mock();
@@ -130,7 +130,7 @@ describe('确认克隆订单', () => {
     const sent = bodyOf(callsTo(fetchMock, 'POST', '/rental/clone')[0]);
     expect(sent).toEqual(bodyOf(callsTo(fetchMock, 'POST', '/rental/clone/prepay')[0]));
     expect(sent).toEqual({ instanceId: OFF.instanceId, hostId: 'bj-a-4090-02', gpuNum: 1, chargingRuleId: 4, rentAmount: 3, voucherId: 9, autoRenew: true, copyData: true });
-  }, 20_000);
+  });
 
   it('a host in another region goes by clone/v2 with the system disk only', async () => {
     const { fetchMock } = mock();
@@ -144,7 +144,7 @@ describe('确认克隆订单', () => {
     await waitFor(() => expect(callsTo(fetchMock, 'POST', '/rental/clone/v2')).toHaveLength(1));
     expect(callsTo(fetchMock, 'POST', '/rental/clone')).toHaveLength(0);
     expect(bodyOf(callsTo(fetchMock, 'POST', '/rental/clone/v2')[0])).toEqual({ instanceId: OFF.instanceId, hostId: 'nm-b-4090-01', gpuNum: 2, chargingRuleId: 1, copyData: false });
-  }, 20_000);
+  });
 
   it('迁移 asks once more, naming that the source will be released, and sends releaseSource', async () => {
     const { fetchMock } = mock();
@@ -155,14 +155,14 @@ describe('确认克隆订单', () => {
     await screen.findByText('¥3.96/时');
     agree();
     fireEvent.click(buttonByText('确认迁移'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(within(dialog).getByText(/原实例「训练机」（slg-aaaaaaaaaa）将被释放，其系统盘和数据盘删除且无法恢复/)).toBeTruthy();
     expect(callsTo(fetchMock, 'POST', '/rental/clone')).toHaveLength(0);
     fireEvent.click(buttonByText('确认迁移', dialog));
     await waitFor(() => expect(callsTo(fetchMock, 'POST', '/rental/clone')).toHaveLength(1));
     expect(bodyOf(callsTo(fetchMock, 'POST', '/rental/clone')[0])).toMatchObject({ copyData: true, releaseSource: true });
     await waitFor(() => expect(toastOpen).toHaveBeenCalledWith(expect.objectContaining({ content: '已开始迁移到新实例 slg-bbbbbbbbbb，运行后将释放原实例' })));
-  }, 20_000);
+  });
 
   it('the host lost its GPUs meanwhile: the refusal is shown once on the page, with the way back to choose another host', async () => {
     const { fetchMock, notify } = mock({ 'POST /rental/clone': () => failure(409, 40940, '主机GPU不足：该主机当前空闲 1 卡，需要 2 卡') });
@@ -182,7 +182,7 @@ describe('确认克隆订单', () => {
     expect(target.searchParams.get('gpuNum')).toBe('2');
     expect(target.searchParams.get('name')).toBe('副本');
     expect(callsTo(fetchMock, 'POST', '/rental/clone')).toHaveLength(1);
-  }, 20_000);
+  });
 
   it('a host that no longer has the GPUs free is said so before sending, and the button stays off', async () => {
     mock({}, { hosts: [{ ...TARGET, gpuFree: 1 }] });
@@ -191,7 +191,7 @@ describe('确认克隆订单', () => {
     expect(await screen.findByText('仅空闲 1 卡，不足 2 卡')).toBeTruthy();
     agree();
     expect(buttonByText('确认克隆').disabled).toBe(true);
-  }, 20_000);
+  });
 
   it('a balance short of the hour is warned with 去充值, and the button stays off', async () => {
     mock({}, { balance: 100 });
@@ -201,7 +201,7 @@ describe('确认克隆订单', () => {
     expect(screen.getByText('去充值').closest('a')?.getAttribute('href')).toBe('/ctrl-cost-center/cost-center/recharge');
     agree();
     expect(buttonByText('确认克隆').disabled).toBe(true);
-  }, 20_000);
+  });
 
   it('a refused price is shown in place and nothing can be sent', async () => {
     mock({ 'POST /rental/clone/prepay': () => failure(400, 40000, '包年包月实例迁移后不能释放原实例：请先转为按量计费（未使用部分退回余额），再迁移') });
@@ -211,7 +211,7 @@ describe('确认克隆订单', () => {
     expect(screen.getByText('无法按此配置克隆')).toBeTruthy();
     agree();
     expect(buttonByText('确认迁移').disabled).toBe(true);
-  }, 20_000);
+  });
 
   it.each([
     ['gpuNum=99', 'GPU数量不正确'],
@@ -251,7 +251,7 @@ describe('确认克隆订单', () => {
     renderPage(<ConfirmCloneOrderPage />, `${PATH}?instanceId=${OFF.instanceId}&hostId=nm-b-4090-01&gpuNum=2&chargingRuleId=1&copyData=1`);
     expect(await screen.findByText('跨地区克隆不能复制数据盘，也不能迁移（释放原实例）')).toBeTruthy();
     expect(callsTo(fetchMock, 'POST', '/rental/clone/v2/prepay')).toHaveLength(0);
-  }, 20_000);
+  });
 
   it('a source powered on meanwhile cannot be cloned until it is off again', async () => {
     mock({}, { instance: RUNNING_INSTANCE });
@@ -260,5 +260,5 @@ describe('确认克隆订单', () => {
     expect(await screen.findByText('实例当前为「运行中」，须先关机才能克隆。关机后本页会自动更新。')).toBeTruthy();
     agree();
     expect(buttonByText('确认克隆').disabled).toBe(true);
-  }, 20_000);
+  });
 });

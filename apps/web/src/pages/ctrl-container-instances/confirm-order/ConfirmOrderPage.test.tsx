@@ -114,7 +114,7 @@ describe('确认订单', () => {
     expect(keyOf(sent[0])).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(toastOpen).toHaveBeenCalledWith(expect.objectContaining({ type: 'success', content: '实例已创建，正在启动…' }));
     expect(notify).not.toHaveBeenCalled();
-  }, 20_000);
+  });
 
   it('a package with a voucher: 原价, the voucher, 应付 and the end before paying; duration, voucher and auto-renew are sent as priced', async () => {
     const { fetchMock } = mock();
@@ -138,7 +138,7 @@ describe('确认订单', () => {
     const sent = bodyOf(callsTo(fetchMock, 'POST', '/rental')[0]);
     expect(sent).toEqual({ hostId: HOST.hostId, gpuNum: 2, chargingRuleId: 4, rentAmount: 3, voucherId: 9, autoRenew: true, imageId: 'tensorflow-2.15.0-cu122' });
     expect(pricedPart(sent)).toEqual(bodyOf(callsTo(fetchMock, 'POST', '/rental/prepay')[0]));
-  }, 20_000);
+  });
 
   it('creates from a private image, named as 我的镜像', async () => {
     const { fetchMock } = mock();
@@ -150,7 +150,7 @@ describe('确认订单', () => {
     fireEvent.click(buttonByText('确认创建'));
     await waitFor(() => expect(callsTo(fetchMock, 'POST', '/rental')).toHaveLength(1));
     expect(bodyOf(callsTo(fetchMock, 'POST', '/rental')[0])).toMatchObject({ imageId: MINE.imageId });
-  }, 20_000);
+  });
 
   it('no GPUs left: the refusal is shown once with the way to another host; the next submit is a new attempt with a new key', async () => {
     const { fetchMock, notify } = mock({ 'POST /rental': () => failure(409, 40940, '主机GPU不足：该主机当前空闲 1 卡，需要 2 卡') });
@@ -173,7 +173,7 @@ describe('确认订单', () => {
     expect(keyOf(first)).toBeTruthy();
     expect(keyOf(second)).not.toBe(keyOf(first));
     expect(screen.getAllByText('主机GPU不足：该主机当前空闲 1 卡，需要 2 卡')).toHaveLength(1);
-  }, 20_000);
+  });
 
   it('an answer lost on the network: the repeat reuses the key, so the instance is created once', async () => {
     let calls = 0;
@@ -195,7 +195,7 @@ describe('确认订单', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-container-instances/containerInstances'));
     const [first, second] = callsTo(fetchMock, 'POST', '/rental');
     expect(keyOf(second)).toBe(keyOf(first));
-  }, 20_000);
+  });
 
   it('a balance short of the hour is warned with 去充值, and the button stays off', async () => {
     mock({}, { balance: 100 });
@@ -205,7 +205,7 @@ describe('确认订单', () => {
     expect(hrefOf('去充值').pathname).toBe('/ctrl-cost-center/cost-center/recharge');
     agree();
     expect(buttonByText('确认创建').disabled).toBe(true);
-  }, 20_000);
+  });
 
   it('with 实名认证 required and none approved, says so with 去认证 and keeps the button off', async () => {
     const { fetchMock } = mock({
@@ -218,7 +218,7 @@ describe('确认订单', () => {
     agree();
     expect(buttonByText('确认创建').disabled).toBe(true);
     expect(callsTo(fetchMock, 'POST', '/rental')).toHaveLength(0);
-  }, 20_000);
+  });
 
   it('a payment refused for the balance says so once, with 去充值', async () => {
     let balance = 1_000_000;
@@ -240,7 +240,7 @@ describe('确认订单', () => {
     expect(screen.getAllByText('去充值')).toHaveLength(1);
     expect(screen.queryByText('余额不足')).toBeNull();
     expect(callsTo(fetchMock, 'POST', '/rental')).toHaveLength(1);
-  }, 20_000);
+  });
 
   it('a voucher used meanwhile: the refusal leads back to the choices without it', async () => {
     mock({ 'POST /rental': () => failure(400, 40032, '代金券不可用（已使用、已过期或不满足使用条件）') });
@@ -255,7 +255,7 @@ describe('确认订单', () => {
     expect(links.map((link) => link.searchParams.get('voucherId'))).toEqual(['9', null]);
     expect(links[1]?.pathname).toBe('/ctrl-container-instances/createInstances');
     expect(links[1]?.searchParams.get('rentAmount')).toBe('3');
-  }, 20_000);
+  });
 
   it('an image gone from the list is said before sending, with 返回修改; one the server finds gone is its refusal', async () => {
     mock({}, {});
@@ -285,7 +285,7 @@ describe('确认订单', () => {
     const back = screen.getAllByText('返回修改').map((node) => node.closest('a')?.getAttribute('href'));
     expect(back).toHaveLength(2);
     expect(back[1]).toBe(back[0]);
-  }, 20_000);
+  });
 
   it('a host without the GPUs free any more is said so before sending, and the button stays off', async () => {
     mock({}, { hosts: [{ ...HOST, gpuFree: 1 }] });
@@ -295,7 +295,7 @@ describe('确认订单', () => {
     expect(hrefOf('重新选择主机').pathname).toBe('/computility-market');
     agree();
     expect(buttonByText('确认创建').disabled).toBe(true);
-  }, 20_000);
+  });
 
   it('a refused price is shown in place with 重试 and 返回修改, and nothing can be sent', async () => {
     mock({ 'POST /rental/prepay': () => failure(400, 40032, '代金券不可用（已使用、已过期或不满足使用条件）') });
@@ -306,7 +306,7 @@ describe('确认订单', () => {
     expect(buttonByText('重试')).toBeTruthy();
     agree();
     expect(buttonByText('确认创建').disabled).toBe(true);
-  }, 20_000);
+  });
 
   it('返回修改 goes back to 创建实例 with every choice of the order', async () => {
     mock();
@@ -324,7 +324,7 @@ describe('确认订单', () => {
       imageId: 'tensorflow-2.15.0-cu122',
       name: '训练',
     });
-  }, 20_000);
+  });
 
   it.each([
     ['gpuNum=99', 'GPU数量不正确'],

@@ -1,9 +1,10 @@
 /** 实例列表: status labels, password on request, power on/off and release with what they do said first. */
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import dayjs from 'dayjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { INSTANCES_FAST_POLL_MS, INSTANCES_SLOW_POLL_MS, instancesPollInterval, type InstanceView } from '../../../api/compute';
 import { queryKeys } from '../../../api/queryKeys';
-import { buttonByText, callsTo, failure, mockApi, ok, page, pending, renderPage, testQueryClient } from '../../ctrl-cost-center/testing';
+import { buttonByText, callsTo, failure, findDialog, mockApi, ok, page, pending, renderPage, testQueryClient } from '../../ctrl-cost-center/testing';
 import ContainerInstancesPage from './index';
 import { canDo } from './instanceRules';
 import { RUNNING_INSTANCE } from '../testing';
@@ -48,7 +49,21 @@ describe('实例列表', () => {
     expect(within(running).getByText('按量计费')).toBeTruthy();
     expect(within(running).getByText('¥3.96/时')).toBeTruthy();
     expect(within(running).getByText('ssh -p 32101 root@bj-a.connect.example.com')).toBeTruthy();
-  }, 15_000);
+  });
+
+  it('shows a stopped instance whose last run was in 无卡模式 with what 开机 starts with, and the last mode apart (issue 17)', async () => {
+    // What the server says of it: the GPU configuration and price 开机 starts with, the last run's mode apart.
+    const lastNoGpu: InstanceView = { ...STOPPED, statusReason: null, gpuMode: 'gpu', lastRunMode: 'nogpu', priceFen: 396, cpuCores: 32, memoryGb: 128 };
+    mockApi({ 'GET /rental': () => page([lastNoGpu]) });
+    renderPage(<ContainerInstancesPage />, '/x');
+    expect(await screen.findByText('欠费机')).toBeTruthy();
+    const row = rowOf('欠费机');
+    expect(within(row).getByText(/北京A区 · RTX 4090 × 2/)).toBeTruthy();
+    expect(within(row).queryByText(/（无卡模式）/)).toBeNull();
+    expect(within(row).getByText(/^32 核 · 128GB 内存/)).toBeTruthy();
+    expect(within(row).getByText('¥3.96/时')).toBeTruthy();
+    expect(within(row).getByText('上次以无卡模式运行')).toBeTruthy();
+  });
 
   it('sends the status filter and the name search, and offers the market when there is nothing', async () => {
     const api = mockApi({ 'GET /rental': () => page([]) });
@@ -63,7 +78,7 @@ describe('实例列表', () => {
     expect(await screen.findByText('还没有实例，去算力市场挑一台 GPU 主机吧')).toBeTruthy();
     expect(screen.getByText('去算力市场').closest('a')?.getAttribute('href')).toBe('/computility-market');
     expect(screen.getByText('创建实例').closest('a')?.getAttribute('href')).toBe('/computility-market');
-  }, 15_000);
+  });
 
   it('keeps the root password hidden until 查看 asks the server for it', async () => {
     const api = mockApi({ 'GET /rental': () => page([RUNNING]), 'GET /rental/password': () => ok({ password: 'Secret123x' }) });
@@ -84,7 +99,7 @@ describe('实例列表', () => {
     renderPage(<ContainerInstancesPage />, '/x');
     await screen.findByText('训练机');
     fireEvent.click(buttonByText('修改密码'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     fireEvent.change(within(dialog).getByLabelText('新密码'), { target: { value: 'short' } });
     fireEvent.change(within(dialog).getByLabelText('确认新密码'), { target: { value: 'short' } });
     fireEvent.click(buttonByText('修改密码', dialog));
@@ -97,16 +112,76 @@ describe('实例列表', () => {
     expect(JSON.parse(String(callsTo(api.fetchMock, 'POST', '/rental/update_pwd')[0]?.[1]?.body))).toEqual({ instanceId: RUNNING.instanceId, password: 'Better2026x' });
   });
 
+  it('shows the new root password after 查看 and then 修改密码, without a reload (issue 17)', async () => {
+    let stored = 'Secret123x';
+    const api = mockApi({
+      'GET /rental': () => page([RUNNING]),
+      'GET /rental/password': () => ok({ password: stored }),
+      'POST /rental/update_pwd': (_url, init) => {
+        stored = (JSON.parse(String(init?.body)) as { password: string }).password;
+        return ok(null);
+      },
+    });
+    renderPage(<ContainerInstancesPage />, '/x');
+    await screen.findByText('训练机');
+    fireEvent.click(buttonByText('查看'));
+    expect(await screen.findByText('Secret123x')).toBeTruthy();
+    fireEvent.click(buttonByText('修改密码'));
+    const dialog = await findDialog();
+    fireEvent.change(within(dialog).getByLabelText('新密码'), { target: { value: 'Better2026x' } });
+    fireEvent.change(within(dialog).getByLabelText('确认新密码'), { target: { value: 'Better2026x' } });
+    fireEvent.click(buttonByText('修改密码', dialog));
+    expect(await screen.findByText('Better2026x', { selector: '.slg-instance-mono, .slg-instance-mono *' })).toBeTruthy();
+    expect(screen.queryByText('Secret123x')).toBeNull();
+    // Hidden and shown again: read from the server once more, never from a stale copy.
+    fireEvent.click(buttonByText('隐藏'));
+    expect(screen.queryByText('Better2026x', { selector: '.slg-instance-mono, .slg-instance-mono *' })).toBeNull();
+    fireEvent.click(buttonByText('查看'));
+    expect(await screen.findByText('Better2026x', { selector: '.slg-instance-mono, .slg-instance-mono *' })).toBeTruthy();
+    expect(callsTo(api.fetchMock, 'GET', '/rental/password')).toHaveLength(2);
+  });
+
   it('asks before 关机 and says the GPUs are released', async () => {
     const api = mockApi({ 'GET /rental': () => page([RUNNING]), 'POST /rental/power_off': () => ok({ ...RUNNING, operation: 'power_off' }) });
     renderPage(<ContainerInstancesPage />, '/x');
     await screen.findByText('训练机');
     fireEvent.click(buttonByText('关机'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(dialog.textContent).toContain('关机后停止计费，GPU 将被释放，再次开机可能因 GPU 不足无法使用有卡模式');
     expect(callsTo(api.fetchMock, 'POST', '/rental/power_off')).toHaveLength(0);
-    fireEvent.click(buttonByText('关机', dialog));
+    fireEvent.click(buttonByText('立即关机', dialog));
     await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/rental/power_off')).toHaveLength(1));
+    expect(JSON.parse(String(callsTo(api.fetchMock, 'POST', '/rental/power_off')[0]?.[1]?.body))).toEqual({ instanceId: RUNNING.instanceId });
+  });
+
+  it('offers 定时关机 in the 关机 dialog itself (issue 17)', async () => {
+    const api = mockApi({ 'GET /rental': () => page([RUNNING]), 'POST /rental/power_off': () => ok({ ...RUNNING, scheduledPowerOffAt: '2030-01-01T14:00:00Z' }) });
+    renderPage(<ContainerInstancesPage />, '/x');
+    await screen.findByText('训练机');
+    fireEvent.click(buttonByText('关机'));
+    const dialog = await findDialog();
+    fireEvent.click(within(dialog).getByText('定时关机'));
+    const at = dayjs().add(1, 'day').hour(22).minute(0).second(0).millisecond(0);
+    fireEvent.change(within(dialog).getByLabelText('关机时间'), { target: { value: at.format('YYYY-MM-DDTHH:mm') } });
+    fireEvent.click(buttonByText(`定时关机 ${at.format('YYYY-MM-DD HH:mm')}`, dialog));
+    await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/rental/power_off')).toHaveLength(1));
+    expect(JSON.parse(String(callsTo(api.fetchMock, 'POST', '/rental/power_off')[0]?.[1]?.body))).toEqual({ instanceId: RUNNING.instanceId, at: at.toISOString() });
+  });
+
+  it('powers on in one step: 开机 opens the dialog with each mode and its price, whose confirm sends it (issue 17)', async () => {
+    const api = mockApi({ 'GET /rental': () => page([{ ...STOPPED, statusReason: null }]), 'POST /rental/power_on': () => ok({ ...STOPPED, operation: 'power_on' }) });
+    renderPage(<ContainerInstancesPage />, '/x');
+    await screen.findByText('欠费机');
+    fireEvent.click(buttonByText('开机'));
+    // No menu to choose from first: the dialog is the one step.
+    const dialog = await findDialog();
+    expect(document.querySelector('[role="menu"]')).toBeNull();
+    expect(dialog.textContent).toContain('RTX 4090 × 2，¥3.96/时');
+    expect(dialog.textContent).toContain('¥0.10/时');
+    expect((within(dialog).getByLabelText(/^有卡开机/, { selector: 'input' }) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(buttonByText('有卡开机', dialog));
+    await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/rental/power_on')).toHaveLength(1));
+    expect(JSON.parse(String(callsTo(api.fetchMock, 'POST', '/rental/power_on')[0]?.[1]?.body))).toEqual({ instanceId: STOPPED.instanceId, mode: 'gpu' });
   });
 
   it('refreshes the header balance while an instance runs and after 关机', async () => {
@@ -118,7 +193,7 @@ describe('实例列表', () => {
     await screen.findByText('训练机');
     await waitFor(() => expect(balanceRefreshes()).toBe(1));
     fireEvent.click(buttonByText('关机'));
-    fireEvent.click(buttonByText('关机', await screen.findByRole('dialog')));
+    fireEvent.click(buttonByText('立即关机', await findDialog()));
     await waitFor(() => expect(balanceRefreshes()).toBeGreaterThan(1));
   });
 
@@ -127,11 +202,11 @@ describe('实例列表', () => {
     renderPage(<ContainerInstancesPage />, '/x');
     await screen.findByText('欠费机');
     fireEvent.click(buttonByText('释放'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(dialog.textContent).toContain('系统盘与数据盘的数据将被删除且无法恢复');
     const confirm = buttonByText('释放', dialog);
     expect(confirm.disabled).toBe(true);
-    fireEvent.click(within(dialog).getByRole('checkbox'));
+    fireEvent.click(dialog.querySelector('input[type="checkbox"]') as HTMLInputElement);
     expect(confirm.disabled).toBe(false);
     fireEvent.click(confirm);
     await waitFor(() => expect(callsTo(api.fetchMock, 'DELETE', '/rental')).toHaveLength(1));
@@ -161,8 +236,7 @@ describe('实例列表', () => {
     renderPage(<ContainerInstancesPage />, '/x');
     await screen.findByText('欠费机');
     fireEvent.click(buttonByText('开机'));
-    fireEvent.click(await screen.findByText('有卡开机（¥3.96/时）'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(dialog.textContent).toContain('RTX 4090 × 2，¥3.96/时');
     expect(dialog.textContent).toContain('¥0.10/时');
     fireEvent.click(buttonByText('有卡开机', dialog));

@@ -27,6 +27,7 @@ const T = INSTANCE_LIST_TEXTS;
 const FILTER_KEYS = ['status', 'name'] as const;
 const STATUS_OPTIONS = filterOptionsOf(INSTANCE_STATUSES).map((item) => ({ value: item.value, label: item.label }));
 
+/** The configuration the instance runs with, or (while off) starts with; the mode of a last no-GPU run apart. */
 function Spec({ instance }: { instance: InstanceView }) {
   return (
     <div className="slg-instance-cell slg-instance-spec">
@@ -40,6 +41,11 @@ function Spec({ instance }: { instance: InstanceView }) {
       <Typography.Text type="secondary" className="slg-instance-note">
         {instance.imageName}
       </Typography.Text>
+      {instance.lastRunMode === 'nogpu' ? (
+        <Typography.Text type="secondary" className="slg-instance-note">
+          {T.spec.lastRunNoGpu}
+        </Typography.Text>
+      ) : null}
     </div>
   );
 }

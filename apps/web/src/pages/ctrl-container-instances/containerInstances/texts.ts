@@ -31,6 +31,7 @@ export const INSTANCE_LIST_TEXTS = {
   spec: {
     gpu: (model: string, count: number) => `${model} × ${count}`,
     noGpu: '无卡模式',
+    lastRunNoGpu: '上次以无卡模式运行',
     resources: (cpu: number, memory: number, disk: number) => `${cpu} 核 · ${memory}GB 内存 · 数据盘 ${disk}GB`,
   },
   billing: {
@@ -77,8 +78,6 @@ export const INSTANCE_LIST_TEXTS = {
   actions: {
     more: '更多',
     powerOn: '开机',
-    powerOnGpu: '有卡开机',
-    powerOnNoGpu: '无卡模式开机',
     powerOff: '关机',
     release: '释放',
     releaseNeedsOff: '请先关机再释放',
@@ -97,14 +96,6 @@ export const INSTANCE_LIST_TEXTS = {
     submitNoGpu: '无卡模式开机',
     cancel: '取消',
     done: '正在开机…',
-  },
-  powerOff: {
-    title: '关机',
-    confirm: '关机',
-    cancel: '再想想',
-    body: (name: string) => `确定关闭实例「${name}」吗？`,
-    warning: '关机后停止计费，GPU 将被释放，再次开机可能因 GPU 不足无法使用有卡模式。',
-    done: '正在关机…',
   },
   release: {
     title: '释放实例',
@@ -129,7 +120,6 @@ export const INSTANCE_LIST_TEXTS = {
     scheduleCancelled: '已取消定时关机',
     releaseNeedsUsage: '包年包月到期前不能释放：请先转为按量计费（未使用部分退回余额）',
     powerOffPackage: '包年包月实例关机后 GPU 仍为你保留，到期前开机即用；关机不退费。',
-    powerOnPackage: '有卡开机（已预付）',
     powerOnPackageDetail: (model: string, count: number) => `使用为你保留的 ${model} × ${count}，已预付`,
     powerOnPackageCover: '包年包月实例开机使用为你保留的 GPU，到期前不另计费。',
     select: (name: string) => `选择实例「${name}」`,

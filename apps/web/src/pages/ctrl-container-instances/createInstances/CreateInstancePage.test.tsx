@@ -1,6 +1,6 @@
 /** 创建实例: the host of the link, the price before creating, and 下一步 carrying the whole choice to 确认订单 (and back). */
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MarketHost } from '../../../api/compute';
 import { MARKET_HOST_3090 } from '../testing';
 import type { PublicImage } from '../../../api/meta';
@@ -83,7 +83,7 @@ describe('创建实例', () => {
     expect((screen.getByLabelText('4 卡', { selector: 'input' }) as HTMLInputElement).disabled).toBe(true);
     fireEvent.click(screen.getByLabelText('3 卡', { selector: 'input' }));
     expect(await screen.findByText('¥3.96/时')).toBeTruthy();
-  }, 15_000);
+  });
 
   it('sells a month package: duration, voucher and auto-renew, the price to pay and the end; 下一步 carries them to 确认订单', async () => {
     const api = mockApi(routes({ 'GET /account/': () => ok({ totalBalance: 1_000_000 }) }));
@@ -117,7 +117,7 @@ describe('创建实例', () => {
       imageId: 'pytorch-2.1.2-cu118',
     });
     expect(callsTo(api.fetchMock, 'POST', '/rental')).toHaveLength(0);
-  }, 15_000);
+  });
 
   it('offers the images the host runs, grouped by framework, and 下一步 carries the image and the trimmed name', async () => {
     const api = mockApi(routes());
@@ -145,7 +145,7 @@ describe('创建实例', () => {
     await router.navigate(-1);
     await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-container-instances/createInstances'));
     expect(new URLSearchParams(router.state.location.search).get('imageId')).toBe('tensorflow-2.15.0-cu122');
-  }, 15_000);
+  });
 
   it('reads the whole choice back from the link of 返回修改', async () => {
     mockApi(routes({ 'GET /account/': () => ok({ totalBalance: 1_000_000 }) }));
@@ -162,7 +162,7 @@ describe('创建实例', () => {
     // 132 × 520 × 3 GPUs × 3 months, less the voucher.
     expect(screen.getByText('¥6,167.60')).toBeTruthy();
     expect(await orderQueryAfterNext(router)).toEqual(Object.fromEntries(new URLSearchParams(query)));
-  }, 15_000);
+  });
 
   it('keeps 下一步 off with the reason while something is missing', async () => {
     mockApi(routes());
@@ -184,7 +184,32 @@ describe('创建实例', () => {
     expect(await screen.findByText('该主机已租满，请返回算力市场换一台主机')).toBeTruthy();
     expect(screen.getByText('该主机已租满')).toBeTruthy();
     expect(buttonByText(NEXT).disabled).toBe(true);
-  }, 15_000);
+  });
+
+  it('below the two-column width keeps the sum and 下一步 in a bar at the bottom of the screen (issue 17)', async () => {
+    // The layout turns one column at 991.98 px (instances.css): jsdom has no layout, so the width is the media query.
+    const matchMedia = vi.spyOn(window, 'matchMedia').mockImplementation(
+      (query: string) => ({ matches: query === '(max-width: 991.98px)', media: query, onchange: null, addListener: () => undefined, removeListener: () => undefined, addEventListener: () => undefined, removeEventListener: () => undefined, dispatchEvent: () => false }) as MediaQueryList,
+    );
+    mockApi(routes());
+    const { router } = renderPage(<CreateInstancePage />, ENTRY);
+    const bar = await screen.findByLabelText('费用与下一步');
+    expect(await within(bar).findByText('¥2.64/时')).toBeTruthy();
+    expect(within(bar).getByText('按量计费')).toBeTruthy();
+    const next = buttonByText(NEXT, bar);
+    await waitFor(() => expect(next.disabled).toBe(false));
+    fireEvent.click(next);
+    await waitFor(() => expect(router.state.location.pathname).toBe(CONFIRM_PATH));
+    matchMedia.mockRestore();
+  });
+
+  it('shows no bar where the price card stands beside the form', async () => {
+    mockApi(routes());
+    renderPage(<CreateInstancePage />, ENTRY);
+    expect(await screen.findByText('¥2.64/时')).toBeTruthy();
+    expect(screen.queryByLabelText('费用与下一步')).toBeNull();
+    expect(document.querySelector('.slg-create-next-bar')).toBeNull();
+  });
 
   it('says the balance is short with 去充值; the order page is where it stops the payment', async () => {
     mockApi(routes({ 'GET /account/': () => ok({ totalBalance: 100 }) }));

@@ -91,7 +91,7 @@ describe('创建实例 · 我的镜像', () => {
     fireEvent.click(input(/同事的镜像/));
     expect(input(/同事的镜像/).checked).toBe(true);
     expect(await nextAndRead(api, router)).toEqual({ hostId: HOST.hostId, gpuNum: '1', chargingRuleId: '1', imageId: 'img-dddddddddddd' });
-  }, 15_000);
+  });
 
   it('opens 我的镜像 with the image of the link chosen, and 公共镜像 still creates from a public image', async () => {
     const api = mockApi(routes([MINE, SHARED]));
@@ -104,7 +104,7 @@ describe('创建实例 · 我的镜像', () => {
     fireEvent.click(input('公共镜像'));
     expect(input(/2\.1\.2/).checked).toBe(true);
     expect(await nextAndRead(api, router)).toMatchObject({ imageId: 'pytorch-2.1.2-cu118' });
-  }, 15_000);
+  });
 
   it('says so when the image of the link is gone, and chooses none in its place', async () => {
     mockApi(routes([MINE]));
@@ -118,7 +118,7 @@ describe('创建实例 · 我的镜像', () => {
     fireEvent.click(input(/训练环境/));
     await waitFor(() => expect(buttonByText(NEXT).disabled).toBe(false));
     await waitFor(() => expect(screen.queryByText('请选择镜像')).toBeNull());
-  }, 15_000);
+  });
 
   it('without a usable private image explains how to save one and links to 我的镜像', async () => {
     mockApi(routes([FAILED]));
@@ -130,7 +130,7 @@ describe('创建实例 · 我的镜像', () => {
     expect(screen.queryByText('坏镜像')).toBeNull();
     expect(screen.queryByText('请选择镜像')).toBeNull();
     expect(buttonByText(NEXT).disabled).toBe(true);
-  }, 15_000);
+  });
 
   it('shows a failed list in place, and 重试 loads it with the linked image chosen', async () => {
     let calls = 0;
@@ -144,7 +144,7 @@ describe('创建实例 · 我的镜像', () => {
     expect(screen.getByText('服务繁忙，请稍后再试')).toBeTruthy();
     fireEvent.click(buttonByText('重试'));
     await waitFor(() => expect(input(/训练环境/).checked).toBe(true));
-  }, 15_000);
+  });
 });
 
 describe('private images for a host', () => {

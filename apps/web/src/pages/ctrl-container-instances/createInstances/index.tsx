@@ -1,4 +1,4 @@
-import { INSTANCE_NAME_MAX, INSTANCE_NAME_MESSAGE, INSTANCE_NAME_PATTERN, isPrivateImageId, MAX_GPUS_PER_INSTANCE, packageKeyOfRule, USAGE_CHARGING_RULE_ID, type PackageKey } from '@slg/shared';
+import { formatYuan, INSTANCE_NAME_MAX, INSTANCE_NAME_MESSAGE, INSTANCE_NAME_PATTERN, isPrivateImageId, MAX_GPUS_PER_INSTANCE, packageKeyOfRule, USAGE_CHARGING_RULE_ID, type PackageKey } from '@slg/shared';
 import { Alert, Button, Card, Form, Input, Radio, Result, Skeleton, Space, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -9,6 +9,7 @@ import { usePublicImages, type PublicImage } from '../../../api/meta';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryError } from '../../../components/QueryError';
+import { useMediaQuery } from '../../../layouts/useIsPhone';
 import { permissionList, useUserStore } from '../../../stores/user';
 import { withAntd } from '../../../theme/AntdScope';
 import '../instances.css';
@@ -25,6 +26,8 @@ import { PrivateImagePicker } from './PrivateImagePicker';
 import { CREATE_INSTANCE_TEXTS } from './texts';
 
 const T = CREATE_INSTANCE_TEXTS;
+/** Where the layout becomes one column (instances.css) and the price card falls below the form. */
+const ONE_COLUMN_MEDIA_QUERY = '(max-width: 991.98px)';
 
 /** How the instance is paid for, as chosen on the page. */
 interface Billing {
@@ -118,19 +121,18 @@ function ImagePicker({
   );
 }
 
-interface PriceCardProps {
-  host: MarketHost;
-  gpuNum: number;
-  billing: Billing;
-  /** Why the choice cannot go on to the order yet (null: it can). */
-  blocker: string | null;
-  /** Something is still loading (the images): 下一步 waits without a reason to give. */
-  waiting: boolean;
-  onNext: () => void;
+interface PriceState {
+  prepay: ReturnType<typeof usePrepayQuery>;
+  balance: number | undefined;
+  /** The price of the current choice (not the last one's, kept while the new one loads). */
+  current: boolean;
+  /** Why 下一步 is off (null: it is not, or it waits without a reason to give). */
+  reason: string | null;
+  canGoOn: boolean;
 }
 
-/** What creating will cost (from /rental/prepay) against the balance, and 下一步 to the order, where it is paid. */
-function PriceCard({ host, gpuNum, billing, blocker, waiting, onNext }: PriceCardProps) {
+/** What creating will cost (from /rental/prepay) and whether 下一步 may go on: one state for the card and the bar. */
+function usePriceState(host: MarketHost, gpuNum: number, billing: Billing, blocker: string | null, waiting: boolean): PriceState {
   const { packageKey } = billing;
   const prepay = usePrepayQuery({
     hostId: host.hostId,
@@ -138,10 +140,32 @@ function PriceCard({ host, gpuNum, billing, blocker, waiting, onNext }: PriceCar
     chargingRuleId: billing.chargingRuleId,
     ...(packageKey ? { rentAmount: billing.rentAmount, ...(billing.voucherId ? { voucherId: billing.voucherId } : {}) } : {}),
   });
-  const balance = useBalanceQuery();
+  const balance = useBalanceQuery().data?.totalBalance;
+  const current = prepay.data !== undefined && !prepay.isPlaceholderData;
+  const reason = blocker ?? (prepay.isError && prepay.data ? T.next.priceFailed : null);
+  return { prepay, balance, current, reason, canGoOn: reason === null && !waiting && current && !prepay.isError };
+}
+
+interface PriceViewProps {
+  gpuNum: number;
+  billing: Billing;
+  state: PriceState;
+  onNext: () => void;
+}
+
+function NextButton({ state, onNext }: Pick<PriceViewProps, 'state' | 'onNext'>) {
+  return (
+    <Button type="primary" size="large" block disabled={!state.canGoOn} title={state.reason ?? undefined} onClick={onNext}>
+      {T.next.label}
+    </Button>
+  );
+}
+
+/** What creating will cost against the balance, and 下一步 to the order, where it is paid. */
+function PriceCard({ gpuNum, billing, state, onNext }: PriceViewProps) {
+  const { packageKey } = billing;
+  const { prepay, current, reason } = state;
   const price = prepay.data;
-  // The price shown is the one of the current choice (not the last one's, kept while the new one loads).
-  const current = price !== undefined && !prepay.isPlaceholderData;
 
   let figures: ReactNode;
   if (prepay.isPending) figures = <Skeleton active title={false} paragraph={{ rows: 3 }} />;
@@ -154,20 +178,17 @@ function PriceCard({ host, gpuNum, billing, blocker, waiting, onNext }: PriceCar
           gpuNum={gpuNum}
           packageKey={packageKey}
           rentAmount={packageKey ? billing.rentAmount : undefined}
-          extra={[balanceRow(balance.data?.totalBalance)]}
+          extra={[balanceRow(state.balance)]}
         />
       </div>
     );
   }
-  const reason = blocker ?? (prepay.isError && price ? T.next.priceFailed : null);
 
   return (
     <Card title={T.price.title} className="slg-create-card slg-create-price-card">
       {figures}
-      {price ? <BalanceCheck payable={price.payable} packageKey={packageKey} balance={balance.data?.totalBalance} /> : null}
-      <Button type="primary" size="large" block disabled={reason !== null || waiting || !current || prepay.isError} title={reason ?? undefined} onClick={onNext}>
-        {T.next.label}
-      </Button>
+      {price ? <BalanceCheck payable={price.payable} packageKey={packageKey} balance={state.balance} /> : null}
+      <NextButton state={state} onNext={onNext} />
       {reason ? (
         <Typography.Paragraph type="warning" className="slg-order-reason">
           {reason}
@@ -178,6 +199,34 @@ function PriceCard({ host, gpuNum, billing, blocker, waiting, onNext }: PriceCar
         {packageKey ? T.price.packageNote : T.price.noGpuNote}
       </Typography.Paragraph>
     </Card>
+  );
+}
+
+/**
+ * Below the two-column width the price card comes after the whole form (on a phone some 2,000 px
+ * down): this bar keeps the sum and 下一步 at the bottom of the screen while the form scrolls.
+ */
+function NextBar({ billing, state, onNext }: PriceViewProps) {
+  const price = state.prepay.data;
+  let sum: ReactNode = '-';
+  if (price) sum = billing.packageKey ? formatYuan(price.payable) : T.bar.hourly(formatYuan(price.amount));
+  return (
+    <div className="slg-create-next-bar" role="region" aria-label={T.bar.label}>
+      <div className="slg-create-next-bar-sum">
+        <Typography.Text type="secondary">{billing.packageKey ? T.bar.payable : T.bar.usage}</Typography.Text>
+        <strong aria-live="polite" className={state.current ? undefined : 'slg-order-stale'}>
+          {sum}
+        </strong>
+        {state.reason ? (
+          <Typography.Text type="warning" className="slg-create-next-bar-reason">
+            {state.reason}
+          </Typography.Text>
+        ) : null}
+      </div>
+      <div className="slg-create-next-bar-action">
+        <NextButton state={state} onNext={onNext} />
+      </div>
+    </div>
   );
 }
 
@@ -237,6 +286,9 @@ function CreateForm({ host, draft }: CreateFormProps) {
   else if (!imageId && !imagesLoading) blocker = T.next.needImage;
   else if (nameError) blocker = T.next.badName;
 
+  const price = usePriceState(host, gpuNum, billing, blocker, !imageId);
+  const oneColumn = useMediaQuery(ONE_COLUMN_MEDIA_QUERY);
+
   const next = () => {
     if (blocker !== null || !imageId) return;
     const choice: CreateChoice = {
@@ -255,89 +307,93 @@ function CreateForm({ host, draft }: CreateFormProps) {
   };
 
   return (
-    <div className="slg-create-layout">
-      <div className="slg-create-main">
-        <HostSummary host={host} />
-        <Card className="slg-create-card">
-          <Form layout="vertical" requiredMark={false} onSubmitCapture={(event) => event.preventDefault()}>
-            <BillingFields
-              idPrefix="create"
-              orderType="NEW_PURCHASE"
-              value={{ chargingRuleId, rentAmount, voucherId, autoRenew }}
-              amountFen={undiscounted.data?.amount}
-              onChange={(next) => {
-                setChargingRuleId(next.chargingRuleId);
-                setRentAmount(next.rentAmount);
-                setVoucherId(next.voucherId);
-                setAutoRenew(next.autoRenew);
-              }}
-            />
-            <Form.Item
-              label={T.gpuNum.label}
-              validateStatus={host.gpuFree === 0 || tooMany ? 'error' : undefined}
-              help={host.gpuFree === 0 ? T.gpuNum.none : tooMany ? T.gpuNum.tooMany(host.gpuFree) : undefined}
-              extra={T.gpuNum.hint(host.gpuFree)}
-            >
-              <Radio.Group
-                aria-label={T.gpuNum.label}
-                name="gpu-num"
-                optionType="button"
-                className="slg-create-counts"
-                value={gpuNum}
-                onChange={(event) => setGpuNum(Number(event.target.value))}
-                options={Array.from({ length: maxGpus }, (_, index) => index + 1).map((count) => ({
-                  value: count,
-                  label: T.gpuNum.option(count),
-                  disabled: count > host.gpuFree,
-                }))}
+    <>
+      <div className="slg-create-layout">
+        <div className="slg-create-main">
+          <HostSummary host={host} />
+          <Card className="slg-create-card">
+            <Form layout="vertical" requiredMark={false} onSubmitCapture={(event) => event.preventDefault()}>
+              <BillingFields
+                idPrefix="create"
+                orderType="NEW_PURCHASE"
+                value={{ chargingRuleId, rentAmount, voucherId, autoRenew }}
+                amountFen={undiscounted.data?.amount}
+                onChange={(next) => {
+                  setChargingRuleId(next.chargingRuleId);
+                  setRentAmount(next.rentAmount);
+                  setVoucherId(next.voucherId);
+                  setAutoRenew(next.autoRenew);
+                }}
               />
-            </Form.Item>
-            <Form.Item
-              label={T.image.label}
-              required
-              validateStatus={imageMissing ? 'error' : undefined}
-              help={imageMissing ? T.image.required : undefined}
-            >
-              <div className="slg-create-images">
-                {mayUsePrivateImages ? (
-                  <Radio.Group
-                    aria-label={T.image.source}
-                    name="image-source"
-                    optionType="button"
-                    value={imageSource}
-                    onChange={(event) => setImageSource(event.target.value === 'private' ? 'private' : 'public')}
-                    options={[
-                      { value: 'public', label: T.image.publicSource },
-                      { value: 'private', label: T.image.privateSource },
-                    ]}
-                  />
-                ) : null}
-                {imageSource === 'private' ? (
-                  <PrivateImagePicker host={host} value={privateImage} wanted={wantedPrivateImage} onChange={setWantedPrivateImage} />
-                ) : (
-                  <ImagePicker host={host} value={image} linkedMissing={publicLinkMissing} onChange={setChosenImage} />
-                )}
-              </div>
-            </Form.Item>
-            <Form.Item label={T.name.label} htmlFor="instance-name" validateStatus={nameError ? 'error' : undefined} help={nameError}>
-              <Input
-                id="instance-name"
-                value={name}
-                maxLength={INSTANCE_NAME_MAX}
-                showCount
-                placeholder={T.name.placeholder}
-                autoComplete="off"
-                onChange={(event) => setName(event.target.value)}
-              />
-            </Form.Item>
-          </Form>
-        </Card>
+              <Form.Item
+                label={T.gpuNum.label}
+                validateStatus={host.gpuFree === 0 || tooMany ? 'error' : undefined}
+                help={host.gpuFree === 0 ? T.gpuNum.none : tooMany ? T.gpuNum.tooMany(host.gpuFree) : undefined}
+                extra={T.gpuNum.hint(host.gpuFree)}
+              >
+                <Radio.Group
+                  aria-label={T.gpuNum.label}
+                  name="gpu-num"
+                  optionType="button"
+                  className="slg-create-counts"
+                  value={gpuNum}
+                  onChange={(event) => setGpuNum(Number(event.target.value))}
+                  options={Array.from({ length: maxGpus }, (_, index) => index + 1).map((count) => ({
+                    value: count,
+                    label: T.gpuNum.option(count),
+                    disabled: count > host.gpuFree,
+                  }))}
+                />
+              </Form.Item>
+              <Form.Item
+                label={T.image.label}
+                required
+                validateStatus={imageMissing ? 'error' : undefined}
+                help={imageMissing ? T.image.required : undefined}
+              >
+                <div className="slg-create-images">
+                  {mayUsePrivateImages ? (
+                    <Radio.Group
+                      aria-label={T.image.source}
+                      name="image-source"
+                      optionType="button"
+                      value={imageSource}
+                      onChange={(event) => setImageSource(event.target.value === 'private' ? 'private' : 'public')}
+                      options={[
+                        { value: 'public', label: T.image.publicSource },
+                        { value: 'private', label: T.image.privateSource },
+                      ]}
+                    />
+                  ) : null}
+                  {imageSource === 'private' ? (
+                    <PrivateImagePicker host={host} value={privateImage} wanted={wantedPrivateImage} onChange={setWantedPrivateImage} />
+                  ) : (
+                    <ImagePicker host={host} value={image} linkedMissing={publicLinkMissing} onChange={setChosenImage} />
+                  )}
+                </div>
+              </Form.Item>
+              <Form.Item label={T.name.label} htmlFor="instance-name" validateStatus={nameError ? 'error' : undefined} help={nameError}>
+                <Input
+                  id="instance-name"
+                  value={name}
+                  maxLength={INSTANCE_NAME_MAX}
+                  showCount
+                  placeholder={T.name.placeholder}
+                  autoComplete="off"
+                  onChange={(event) => setName(event.target.value)}
+                />
+              </Form.Item>
+            </Form>
+          </Card>
+        </div>
+        <aside className="slg-create-side">
+          <PriceCard gpuNum={gpuNum} billing={billing} state={price} onNext={next} />
+        </aside>
+        <CreateNoticeCard packageKey={packageKey} />
       </div>
-      <aside className="slg-create-side">
-        <PriceCard host={host} gpuNum={gpuNum} billing={billing} blocker={blocker} waiting={!imageId} onNext={next} />
-      </aside>
-      <CreateNoticeCard packageKey={packageKey} />
-    </div>
+      {/* Outside the grid: a sticky grid item could not leave its own row. */}
+      {oneColumn ? <NextBar gpuNum={gpuNum} billing={billing} state={price} onNext={next} /> : null}
+    </>
   );
 }
 

@@ -81,6 +81,13 @@ export const CREATE_INSTANCE_TEXTS = {
     packageNote: '关机期间 GPU 为你保留、不另收费；到期未续费将关机并转为按量计费。',
     noGpuNote: '关机后停止计费；需要处理数据时，可用低价的无卡模式开机。',
   },
+  /** The bar at the bottom of the screen below the two-column width. */
+  bar: {
+    label: '费用与下一步',
+    payable: '应付金额',
+    usage: '按量计费',
+    hourly: (price: string) => `${price}/时`,
+  },
   next: {
     label: '下一步：确认订单',
     hint: '下一步核对订单、同意《算力租用协议》后才会创建实例并扣费。',

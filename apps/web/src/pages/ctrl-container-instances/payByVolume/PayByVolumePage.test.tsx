@@ -4,7 +4,7 @@ import dayjs from 'dayjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InstanceView } from '../../../api/compute';
 import { IDEMPOTENCY_HEADER } from '../../../api/idempotency';
-import { buttonByText, callsTo, failure, mockApi, ok, pending, renderPage, type Handler } from '../../ctrl-cost-center/testing';
+import { buttonByText, callsTo, failure, findDialog, mockApi, ok, pending, renderPage, type Handler } from '../../ctrl-cost-center/testing';
 import { RUNNING_INSTANCE } from '../testing';
 import PayByVolumePage, { refundRows } from './index';
 
@@ -54,7 +54,7 @@ describe('转按量计费 page', () => {
     expect(preview.searchParams.get('rentalUid')).toBe(WEEKLY.rentalUid);
 
     fireEvent.click(buttonByText('转按量计费，退回 ¥1,077.12'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(within(dialog).getByText('实例「包周机」将立即改为按量计费，退回 ¥1,077.12 到余额。')).toBeTruthy();
     expect(callsTo(fetched.fetchMock, 'PUT', '/rental/update_charging_rule')).toHaveLength(0);
     fireEvent.click(buttonByText('转按量计费，退回 ¥1,077.12', dialog));
@@ -64,7 +64,7 @@ describe('转按量计费 page', () => {
     expect(new Headers(init.headers).get(IDEMPOTENCY_HEADER)).toBeTruthy();
     await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-container-instances/containerInstances'));
     expect(await screen.findByText('已转为按量计费，退回 ¥1,077.12')).toBeTruthy();
-  }, 15_000);
+  });
 
   it('names the hours only when the figure is exactly rate × hours, and says when the use took all that was paid', () => {
     const label = (preview: typeof PREVIEW) => refundRows(preview, 396)[1]?.label;
@@ -78,7 +78,7 @@ describe('转按量计费 page', () => {
     const fetched = api(WEEKLY, { 'PUT /rental/update_charging_rule': () => failure(409, 40900, refusal) });
     const { router } = renderPage(<PayByVolumePage />, PATH);
     fireEvent.click(await waitFor(() => buttonByText('转按量计费，退回 ¥1,077.12')));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     fireEvent.click(buttonByText('转按量计费，退回 ¥1,077.12', dialog));
     expect(await screen.findByText(refusal)).toBeTruthy();
     // On the page under the button, not in the dialog that asked.

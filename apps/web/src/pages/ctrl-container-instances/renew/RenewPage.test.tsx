@@ -151,7 +151,7 @@ describe('续费 page', () => {
     expect(headers.get(IDEMPOTENCY_HEADER)).toMatch(/^[0-9a-f-]{36}$/);
     await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-container-instances/containerInstances'));
     expect(await screen.findByText(`续费成功，到期时间 ${dayjs(Date.parse(WEEKLY.expiresAt ?? '') + 21 * DAY).format(FORMAT)}`)).toBeTruthy();
-  }, 20_000);
+  });
 
   it('a batch of one package: each with its amount and new end, the total, no voucher; the rest listed with why they cannot be renewed', async () => {
     const fetched = api({ 'POST /rental/renew': () => ok({ orderIds: ['R1', 'R2'] }) });
@@ -180,7 +180,7 @@ describe('续费 page', () => {
     expect(bodiesOf(fetched.fetchMock, 'POST', '/rental/renew/prepay').at(-1)).toEqual({ instanceIds: [WEEKLY.instanceId, WEEKLY_2.instanceId], rentAmount: 2 });
     await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-container-instances/containerInstances'));
     expect(await screen.findByText('已续费 2 台实例')).toBeTruthy();
-  }, 20_000);
+  });
 
   it('packages of different units are not renewed together: it says so and links each unit on its own', async () => {
     const fetched = api();
@@ -207,7 +207,7 @@ describe('续费 page', () => {
     await act(async () => new Promise<void>((resolve) => setTimeout(resolve, 10)));
     expect(fetched.notify).not.toHaveBeenCalled();
     expect(router.state.location.pathname).toBe('/ctrl-container-instances/renew');
-  }, 15_000);
+  });
 
   it('a refused price is shown in place with 重试, and nothing can be paid', async () => {
     let refuse = true;

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SshKeyView } from '../../../api/sshKeys';
-import { buttonByText, callsTo, failure, mockApi, ok, page, pending, renderPage } from '../../ctrl-cost-center/testing';
+import { buttonByText, callsTo, failure, findDialog, mockApi, ok, page, pending, queryDialog, renderPage } from '../../ctrl-cost-center/testing';
 import SshSetPage from './index';
 
 afterEach(() => cleanup());
@@ -34,7 +34,7 @@ async function openAddDialog(): Promise<HTMLElement> {
   const headerButton = () => buttonByText('添加公钥', document.querySelector('.slg-page-header') as HTMLElement);
   await waitFor(() => expect(headerButton().disabled).toBe(false));
   fireEvent.click(headerButton());
-  return screen.findByRole('dialog');
+  return findDialog();
 }
 
 function fill(dialog: HTMLElement, values: { name?: string; key?: string }) {
@@ -74,7 +74,7 @@ describe('SSH公钥', () => {
     expect(await screen.findByText('还没有SSH公钥')).toBeTruthy();
     expect(screen.getByText('添加后，新创建的实例即可用对应的私钥免密登录')).toBeTruthy();
     fireEvent.click(buttonByText('添加公钥', document.querySelector('.ant-empty') as HTMLElement));
-    expect(await screen.findByRole('dialog')).toBeTruthy();
+    expect(await findDialog()).toBeTruthy();
     cleanup();
 
     let calls = 0;
@@ -114,8 +114,8 @@ describe('SSH公钥', () => {
     await waitFor(() => expect(callsTo(api.fetchMock, 'POST', '/ssh_key')).toHaveLength(1));
     expect(JSON.parse(String(callsTo(api.fetchMock, 'POST', '/ssh_key')[0]?.[1]?.body))).toEqual({ keyName: 'laptop', key: KEY_LINE });
     expect(await screen.findByText('alice@laptop')).toBeTruthy();
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-  }, 15_000);
+    await waitFor(() => expect(queryDialog()).toBeNull());
+  });
 
   it('puts the server’s refusals under their field, once: the key’s, the duplicate key and the duplicate name (40026)', async () => {
     const answers = [
@@ -143,7 +143,7 @@ describe('SSH公钥', () => {
     // Shown on the field, never also as a toast.
     await act(async () => new Promise<void>((resolve) => setTimeout(resolve, 10)));
     expect(api.notify).not.toHaveBeenCalled();
-    expect(screen.getByRole('dialog')).toBeTruthy();
+    expect((queryDialog() as HTMLElement)).toBeTruthy();
   });
 
   it('asks before 删除, saying existing instances keep the key, and deletes by name', async () => {
@@ -158,7 +158,7 @@ describe('SSH公钥', () => {
     renderPage(<SshSetPage />, '/x');
     await screen.findByText('laptop');
     fireEvent.click(within(rowOf('laptop')).getByRole('button', { name: '删除公钥 laptop' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(dialog.textContent).toContain('删除公钥“laptop”？');
     expect(dialog.textContent).toContain('之后新创建的实例不再写入此公钥');
     expect(dialog.textContent).toContain('已创建的实例中的公钥不会被删除');

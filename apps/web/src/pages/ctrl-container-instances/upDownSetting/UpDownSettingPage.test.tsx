@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InstanceView } from '../../../api/compute';
 import { IDEMPOTENCY_HEADER } from '../../../api/idempotency';
-import { callsTo, failure, mockApi, ok, page, renderPage } from '../../ctrl-cost-center/testing';
+import { callsTo, failure, findDialog, mockApi, ok, page, renderPage } from '../../ctrl-cost-center/testing';
 import { RUNNING_INSTANCE } from '../testing';
 import UpDownSettingPage from './index';
 
@@ -52,7 +52,7 @@ describe('升降配置', () => {
     await waitFor(() => expect(screen.getByText('¥7.92/时')).toBeTruthy());
     expect(screen.getByText('¥3.96/时')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: '确认变更' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(within(dialog).getByText('实例将从 2 卡变为 4 卡，下次开机起按 ¥7.92/时 计费。')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: '确认变更' }));
     await waitFor(() => expect(callsTo(fetchMock, 'POST', '/rental/change_gpu_num')).toHaveLength(1));
@@ -82,7 +82,7 @@ describe('升降配置', () => {
 
     fireEvent.click(screen.getByRole('radio', { name: '5 卡' }));
     fireEvent.click(await screen.findByRole('button', { name: '确认升配并支付 ¥12.34' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(within(dialog).getByText('实例将从 2 卡变为 5 卡，立即占用增加的GPU并从余额支付 ¥12.34。')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: '确认变更' }));
     expect(await screen.findByText('主机GPU不足：该主机当前空闲 0 卡，需要 3 卡')).toBeTruthy();

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { afterEach, describe, expect, it } from 'vitest';
 import type { InstanceView } from '../../../api/compute';
 import { IDEMPOTENCY_HEADER } from '../../../api/idempotency';
-import { buttonByText, callsTo, failure, mockApi, ok, page, renderPage, type Handler } from '../../ctrl-cost-center/testing';
+import { buttonByText, callsTo, failure, findDialog, mockApi, ok, page, renderPage, type Handler } from '../../ctrl-cost-center/testing';
 import { RUNNING_INSTANCE } from '../testing';
 import YearMonthPackagesPage from './index';
 
@@ -66,7 +66,7 @@ describe('转包年包月 page', () => {
     expect(screen.getByText('到期时间（从支付时起算）')).toBeTruthy();
 
     fireEvent.click(buttonByText('支付 ¥5,940.00 并转换'));
-    const tip = await screen.findByRole('dialog');
+    const tip = await findDialog();
     expect(within(tip).getByText('确认转为包月')).toBeTruthy();
     expect(within(tip).getByText('实例「按量机」将转为包月（3 个月），从余额支付 ¥5,940.00。')).toBeTruthy();
     expect(tip.textContent).toContain('按周期计费');
@@ -79,7 +79,7 @@ describe('转包年包月 page', () => {
     expect(new Headers(callsTo(fetched.fetchMock, 'PUT', '/rental/update_charging_rule')[0]?.[1]?.headers).get(IDEMPOTENCY_HEADER)).toBeTruthy();
     await waitFor(() => expect(router.state.location.pathname).toBe('/ctrl-container-instances/containerInstances'));
     expect(await screen.findByText(/^已转为包月，到期时间 /)).toBeTruthy();
-  }, 20_000);
+  });
 
   it('a powered-off instance is warned when the host has too few free GPUs to keep for it', async () => {
     api({ ...USAGE, status: 'PoweredOff' });
@@ -92,7 +92,7 @@ describe('转包年包月 page', () => {
     const fetched = api(USAGE, { 'PUT /rental/update_charging_rule': () => failure(402, 40200, refusal) });
     renderPage(<YearMonthPackagesPage />, PATH);
     fireEvent.click(await waitFor(() => buttonByText('支付 ¥80.00 并转换')));
-    fireEvent.click(buttonByText('支付 ¥80.00 并转换', await screen.findByRole('dialog')));
+    fireEvent.click(buttonByText('支付 ¥80.00 并转换', await findDialog()));
     expect(await screen.findByText(refusal)).toBeTruthy();
     await act(async () => new Promise<void>((resolve) => setTimeout(resolve, 10)));
     expect(screen.getAllByText(refusal)).toHaveLength(1);

@@ -5,6 +5,7 @@ import { useBalanceQuery } from '../../../api/account';
 import { billingKeys, fetchLedgerEntries, type LedgerEntryDto } from '../../../api/billing';
 import { DateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
+import { CellText } from '../../../components/CellText';
 import { Money } from '../../../components/Money';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryError } from '../../../components/QueryError';
@@ -32,7 +33,7 @@ const LATEST_COLUMNS: TableColumnsType<LedgerEntryDto> = [
   { title: T.latest.type, dataIndex: 'type', render: (value: string) => ledgerTypeLabel(value) },
   { title: T.latest.amount, dataIndex: 'amount', align: 'right', render: (fen: number) => <Money fen={fen} signed colored strong /> },
   { title: T.latest.balanceAfter, dataIndex: 'balanceAfter', align: 'right', render: (fen: number) => <Money fen={fen} /> },
-  { title: T.latest.description, dataIndex: 'description', ellipsis: true },
+  { title: T.latest.description, dataIndex: 'description', render: (text: string) => <CellText>{text}</CellText> },
 ];
 
 function BalanceCard() {

@@ -9,6 +9,7 @@ import { saveDownload } from '../../../api/download';
 import { toast } from '../../../api/toast';
 import { DateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
+import { CellText } from '../../../components/CellText';
 import { Money } from '../../../components/Money';
 import { PageHeader } from '../../../components/PageHeader';
 import '../costCenter.css';
@@ -40,7 +41,7 @@ const COLUMNS: TableColumnsType<BillDto> = [
   },
   { title: T.columns.orderType, dataIndex: 'orderType', render: (value: BillDto['orderType']) => labelOf(ORDER_TYPES, value) },
   { title: T.columns.billingType, dataIndex: 'billingType', render: (value: BillDto['billingType']) => labelOf(ORDER_BILLING_TYPES, value) },
-  { title: T.columns.title, dataIndex: 'title', ellipsis: true },
+  { title: T.columns.title, dataIndex: 'title', render: (text: string) => <CellText>{text}</CellText> },
   { title: T.columns.amount, dataIndex: 'amount', align: 'right', render: (fen: number) => <Money fen={fen} strong /> },
   { title: T.columns.cashAmount, dataIndex: 'cashAmount', align: 'right', render: (fen: number) => <Money fen={fen} /> },
   { title: T.columns.voucherAmount, dataIndex: 'voucherAmount', align: 'right', render: (fen: number) => <Money fen={fen} /> },

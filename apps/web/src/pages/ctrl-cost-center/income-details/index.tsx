@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useLedgerQuery, type LedgerEntryDto } from '../../../api/billing';
 import { DateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
+import { CellText } from '../../../components/CellText';
 import { Money } from '../../../components/Money';
 import { PageHeader } from '../../../components/PageHeader';
 import '../costCenter.css';
@@ -31,7 +32,7 @@ const LEDGER_COLUMNS: TableColumnsType<LedgerEntryDto> = [
     render: (fen: number) => <Money fen={fen} signed colored strong />,
   },
   { title: T.columns.balanceAfter, dataIndex: 'balanceAfter', align: 'right', render: (fen: number) => <Money fen={fen} /> },
-  { title: T.columns.description, dataIndex: 'description', ellipsis: true },
+  { title: T.columns.description, dataIndex: 'description', render: (text: string) => <CellText>{text}</CellText> },
   {
     title: T.columns.related,
     key: 'related',

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { useInvoiceableQuery, useInvoicesQuery, type InvoiceDto } from '../../../api/invoices';
 import { DateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
+import { CellText } from '../../../components/CellText';
 import { Money } from '../../../components/Money';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryError } from '../../../components/QueryError';
@@ -65,7 +66,7 @@ const COLUMNS: TableColumnsType<InvoiceDto> = [
   { title: T.columns.createdAt, dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
   { title: T.columns.type, dataIndex: 'type', render: (value: InvoiceDto['type']) => labelOf(INVOICE_TYPES, value) },
   { title: T.columns.method, dataIndex: 'method', render: (value: InvoiceDto['method']) => labelOf(INVOICING_METHODS, value) },
-  { title: T.columns.title, dataIndex: 'title', ellipsis: true },
+  { title: T.columns.title, dataIndex: 'title', render: (text: string) => <CellText>{text}</CellText> },
   { title: T.columns.amount, dataIndex: 'amount', align: 'right', render: (fen: number) => <Money fen={fen} strong /> },
   {
     title: T.columns.status,

@@ -2,7 +2,7 @@ import { ArrowLeftOutlined } from '@ant-design/icons';
 import { ErrorCodes, formatYuan, labelOf, ORDER_BILLING_TYPES, ORDER_STATUSES, ORDER_TYPES } from '@slg/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Alert, Button, Card, Descriptions, Empty, Result, Select, Skeleton, Space, Table, Typography, type TableColumnsType } from 'antd';
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   billingKeys,
@@ -21,6 +21,7 @@ import { useOrderVouchersQuery, type VoucherDto } from '../../../api/vouchers';
 import { ConfirmAction } from '../../../components/ConfirmDialog';
 import { DateTime, formatDateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
+import { CellText } from '../../../components/CellText';
 import { Money } from '../../../components/Money';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryError } from '../../../components/QueryError';
@@ -36,8 +37,8 @@ const NO_VOUCHER = 'none';
 type VoucherChoice = number | typeof NO_VOUCHER;
 
 const ITEM_COLUMNS: TableColumnsType<OrderItemDto> = [
-  { title: T.items.name, dataIndex: 'name' },
-  { title: T.items.spec, dataIndex: 'spec' },
+  { title: T.items.name, dataIndex: 'name', render: (text: string) => <CellText maxWidth="14em">{text}</CellText> },
+  { title: T.items.spec, dataIndex: 'spec', render: (text: string) => <CellText>{text}</CellText> },
   { title: T.items.quantity, key: 'quantity', align: 'right', render: (_value, row) => `${row.quantity} ${row.unit}` },
   { title: T.items.unitPrice, dataIndex: 'unitPrice', align: 'right', render: (fen: number) => <Money fen={fen} /> },
   { title: T.items.amount, dataIndex: 'amount', align: 'right', render: (fen: number) => <Money fen={fen} strong /> },
@@ -48,7 +49,7 @@ const TRANSACTION_COLUMNS: TableColumnsType<OrderTransactionDto> = [
   { title: T.transactions.type, dataIndex: 'type', render: (value: string) => ledgerTypeLabel(value) },
   { title: T.transactions.channel, dataIndex: 'channel', render: (value: string | null) => channelLabel(value) },
   { title: T.transactions.amount, dataIndex: 'amount', align: 'right', render: (fen: number) => <Money fen={fen} signed colored /> },
-  { title: T.transactions.description, dataIndex: 'description' },
+  { title: T.transactions.description, dataIndex: 'description', render: (text: string) => <CellText>{text}</CellText> },
 ];
 
 /** What the wallet pays with a voucher of `voucherAmount` (never below zero). */
@@ -188,47 +189,66 @@ function PayPanel({ order }: { order: OrderDetailDto }) {
   );
 }
 
+/** One line of the price breakdown: its label and amount. */
+function PriceRow({ label, children, total = false }: { label: ReactNode; children: ReactNode; total?: boolean }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd className={total ? 'slg-price-total' : undefined}>{children}</dd>
+    </>
+  );
+}
+
 function PriceBreakdown({ order }: { order: OrderDetailDto }) {
-  if (order.status === 'UNPAID') {
-    // Nothing is paid yet: the pay panel below previews the voucher and what is due.
+  const refunded =
+    order.refundedAmount > 0 ? (
+      <PriceRow label={T.price.refunded}>
+        <Money fen={order.refundedAmount} />
+      </PriceRow>
+    ) : null;
+  if (order.billingType === 'USAGE') {
+    // Nothing is paid up front (原价 and 实付 would read ¥0.00): what its use has cost so far.
+    const rate = order.items[0];
     return (
-      <dl className="slg-price-breakdown">
-        <dt>{T.price.original}</dt>
-        <dd>
-          <Money fen={order.originalAmount} />
-        </dd>
-      </dl>
+      <>
+        <dl className="slg-price-breakdown">
+          {rate ? (
+            <PriceRow label={T.price.usageRate}>
+              <Money fen={rate.unitPrice} />/{rate.unit}
+            </PriceRow>
+          ) : null}
+          <PriceRow label={T.price.metered} total>
+            <Money fen={order.meteredAmount} />
+          </PriceRow>
+          {refunded}
+        </dl>
+        <Typography.Paragraph type="secondary" className="slg-price-note">
+          {T.price.usageNote}
+        </Typography.Paragraph>
+      </>
     );
   }
+  const original = (
+    <PriceRow label={T.price.original}>
+      <Money fen={order.originalAmount} />
+    </PriceRow>
+  );
+  // Nothing is paid yet: the pay panel below previews the voucher and what is due.
+  if (order.status === 'UNPAID') return <dl className="slg-price-breakdown">{original}</dl>;
   return (
     <dl className="slg-price-breakdown">
-      <dt>{T.price.original}</dt>
-      <dd>
-        <Money fen={order.originalAmount} />
-      </dd>
-      <dt>{order.voucher ? T.price.voucherNamed(order.voucher.name) : T.price.voucher}</dt>
-      <dd>
+      {original}
+      <PriceRow label={order.voucher ? T.price.voucherNamed(order.voucher.name) : T.price.voucher}>
         <Money fen={-order.discount} />
-      </dd>
-      <dt>{T.price.paid}</dt>
-      <dd className="slg-price-total">
+      </PriceRow>
+      <PriceRow label={T.price.paid} total>
         <Money fen={order.paidAmount} />
-      </dd>
-      {order.refundedAmount > 0 ? (
-        <>
-          <dt>{T.price.refunded}</dt>
-          <dd>
-            <Money fen={order.refundedAmount} />
-          </dd>
-        </>
-      ) : null}
-      {order.billingType === 'USAGE' || order.meteredAmount > 0 ? (
-        <>
-          <dt>{T.price.metered}</dt>
-          <dd>
-            <Money fen={order.meteredAmount} />
-          </dd>
-        </>
+      </PriceRow>
+      {refunded}
+      {order.meteredAmount > 0 ? (
+        <PriceRow label={T.price.metered}>
+          <Money fen={order.meteredAmount} />
+        </PriceRow>
       ) : null}
     </dl>
   );

@@ -34,6 +34,8 @@ export const ORDER_DETAIL_TEXTS = {
     paid: '实付',
     refunded: '已退款',
     metered: '按量已计费',
+    usageRate: '按量单价',
+    usageNote: '按量计费没有预付金额：运行期间每分钟从余额结算一次，关机时结清。',
   },
   pay: {
     voucherLabel: '代金券',

@@ -6,6 +6,7 @@ import { Link, useNavigate } from 'react-router';
 import { useOrdersQuery, type OrderSummaryDto } from '../../../api/billing';
 import { DateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
+import { CellText } from '../../../components/CellText';
 import { Money } from '../../../components/Money';
 import { PageHeader } from '../../../components/PageHeader';
 import { StatusTag } from '../../../components/StatusTag';
@@ -25,6 +26,11 @@ const FILTER_KEYS = ['status', 'type', 'orderNo', 'from', 'to'] as const;
 const MARKET_PATH = '/computility-market';
 const ORDER_NO_HINT_ID = 'order-no-search-hint';
 
+/** Pay-as-you-go: no price up front, charged by the minute as it is used. */
+function isUsage(order: OrderSummaryDto): boolean {
+  return order.billingType === 'USAGE';
+}
+
 const COLUMNS: TableColumnsType<OrderSummaryDto> = [
   {
     title: T.columns.orderNo,
@@ -42,9 +48,29 @@ const COLUMNS: TableColumnsType<OrderSummaryDto> = [
     dataIndex: 'billingType',
     render: (value: OrderSummaryDto['billingType']) => labelOf(ORDER_BILLING_TYPES, value),
   },
-  { title: T.columns.title, dataIndex: 'title', ellipsis: true },
-  { title: T.columns.originalAmount, dataIndex: 'originalAmount', align: 'right', render: (fen: number) => <Money fen={fen} /> },
-  { title: T.columns.paidAmount, dataIndex: 'paidAmount', align: 'right', render: (fen: number) => <Money fen={fen} strong /> },
+  { title: T.columns.title, dataIndex: 'title', render: (text: string) => <CellText>{text}</CellText> },
+  {
+    title: T.columns.originalAmount,
+    dataIndex: 'originalAmount',
+    align: 'right',
+    render: (fen: number, row) => (isUsage(row) ? <Typography.Text type="secondary">{T.usage.original}</Typography.Text> : <Money fen={fen} />),
+  },
+  {
+    title: T.columns.paidAmount,
+    dataIndex: 'paidAmount',
+    align: 'right',
+    render: (fen: number, row) =>
+      isUsage(row) ? (
+        <span className="slg-cost-stacked">
+          <Money fen={row.meteredAmount} strong />
+          <Typography.Text type="secondary" className="slg-cost-note">
+            {T.usage.chargedNote}
+          </Typography.Text>
+        </span>
+      ) : (
+        <Money fen={fen} strong />
+      ),
+  },
   { title: T.columns.createdAt, dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
   {
     title: T.columns.actions,

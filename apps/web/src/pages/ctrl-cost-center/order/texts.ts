@@ -20,6 +20,11 @@ export const ORDER_TEXTS = {
     actions: '操作',
   },
   actions: { detail: '详情', pay: '去支付' },
+  /** A pay-as-you-go order has no price up front: what its use has cost so far, settled each minute. */
+  usage: {
+    original: '按量',
+    chargedNote: '按量累计已扣',
+  },
   empty: '暂无订单',
   emptyFiltered: '没有符合条件的订单',
   emptyAction: '去算力市场看看',

@@ -39,6 +39,8 @@ export function DataTable<T extends object>({ query, page, onPageChange, empty, 
         // list polling, a refetch after a change) updates the rows in place without covering them.
         loading={query.isFetching && query.isPlaceholderData}
         locale={{ emptyText: query.isPending ? <Skeleton active title={false} paragraph={{ rows: 4 }} /> : empty }}
+        // Compact rows leave every column room at 1440 px; on a phone the table scrolls inside itself.
+        size={tableProps.size ?? 'middle'}
         scroll={tableProps.scroll ?? { x: 'max-content' }}
         pagination={{
           current: page,

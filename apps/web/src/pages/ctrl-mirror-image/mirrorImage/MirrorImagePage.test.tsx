@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PrivateImageView } from '../../../api/images';
-import { buttonByText, callsTo, failure, mockApi, ok, page, pending, renderPage } from '../../ctrl-cost-center/testing';
+import { buttonByText, callsTo, failure, findDialog, mockApi, ok, page, pending, queryDialog, renderPage } from '../../ctrl-cost-center/testing';
 import MirrorImagePage from './index';
 
 afterEach(() => cleanup());
@@ -115,7 +115,7 @@ describe('我的镜像', () => {
     expect(screen.getByText('15.1 GB')).toBeTruthy();
     // Once nothing saves, the used size is read again.
     await waitFor(() => expect(callsTo(api.fetchMock, 'GET', '/rental/private_image/size').length).toBeGreaterThanOrEqual(2));
-  }, 20_000);
+  });
 
   it('renames, showing a duplicate name (40026) under the field and not as a toast', async () => {
     const answers = [failure(409, 40026, '名称已存在，请重新输入'), ok(null)];
@@ -127,7 +127,7 @@ describe('我的镜像', () => {
     renderPage(<MirrorImagePage />, '/x');
     await screen.findByText('训练环境');
     fireEvent.click(namedButton(rowOf('训练环境'), '重命名镜像 训练环境'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     fireEvent.change(within(dialog).getByLabelText('镜像名称'), { target: { value: ' 推理环境 ' } });
     fireEvent.click(buttonByText('保存', dialog));
     expect(await within(dialog).findByText('名称已存在，请重新输入')).toBeTruthy();
@@ -136,7 +136,7 @@ describe('我的镜像', () => {
     expect(JSON.parse(String(callsTo(api.fetchMock, 'PUT', '/rental/private_image/rename')[0]?.[1]?.body))).toEqual({ imageId: READY.imageId, name: '推理环境' });
     fireEvent.change(within(dialog).getByLabelText('镜像名称'), { target: { value: '新名字' } });
     fireEvent.click(buttonByText('保存', dialog));
-    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(queryDialog()).toBeNull());
   });
 
   it('asks before deleting, naming the shares that end and the quota freed, and deletes by id', async () => {
@@ -152,7 +152,7 @@ describe('我的镜像', () => {
     renderPage(<MirrorImagePage />, '/x');
     await screen.findByText('训练环境');
     fireEvent.click(namedButton(rowOf('训练环境'), '删除镜像 训练环境'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(dialog.textContent).toContain('删除镜像“训练环境”？');
     expect(dialog.textContent).toContain('对 2 个账号的分享将同时取消');
     expect(dialog.textContent).toContain('已用它创建的实例继续运行');
@@ -176,7 +176,7 @@ describe('我的镜像', () => {
     renderPage(<MirrorImagePage />, '/x');
     await screen.findByText('训练环境');
     fireEvent.click(namedButton(rowOf('训练环境'), '分享镜像 训练环境'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(dialog.textContent).toContain('不能修改或删除它');
     fireEvent.change(within(dialog).getByLabelText('对方手机号'), { target: { value: '12345' } });
     fireEvent.click(buttonByText('分享', dialog));

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToastInstance, type ToastApi } from '../../../api/toast';
 import type { UserInfoDto } from '../../../api/user';
 import { rememberWechatState, wechatNavigation, type WechatBinding } from '../../../api/wechat';
-import { buttonByText, callsTo, failure, mockApi, ok, renderPage, type Handler } from '../../ctrl-cost-center/testing';
+import { buttonByText, callsTo, failure, findDialog, mockApi, ok, renderPage, type Handler } from '../../ctrl-cost-center/testing';
 import AccountSettingsPage from './index';
 
 const PAGE = '/ctrl-personal-center/personal-center/account-settings';
@@ -71,7 +71,7 @@ describe('账号设置 → 微信', () => {
     });
     expect(await screen.findByText('已绑定（港湾小刚）')).toBeTruthy();
     fireEvent.click(buttonByText('解绑'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(within(dialog).getByText('解绑后将不能使用该微信（港湾小刚）登录，可以随时重新绑定。')).toBeTruthy();
     expect(callsTo(fetchMock, 'DELETE', '/user/wechat_bind')).toHaveLength(0);
     fireEvent.click(buttonByText('解绑', dialog));

@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SubAccountView } from '../../../api/subAccounts';
-import { buttonByText, callsTo, failure, mockApi, ok, renderPage } from '../../ctrl-cost-center/testing';
+import { buttonByText, callsTo, failure, findDialog, mockApi, ok, renderPage } from '../../ctrl-cost-center/testing';
 import ChildAccountDetailPage, { parseSubAccountId } from './index';
 
 afterEach(() => cleanup());
@@ -65,7 +65,10 @@ describe('子账号权限设置', () => {
     expect(await screen.findByText('dev-01')).toBeTruthy();
     expect((screen.getByLabelText('昵称') as HTMLInputElement).value).toBe('训练组');
     expect(screen.getByText('¥12.34')).toBeTruthy();
-    expect(within(matrixRow('FILE_STORAGE')).queryByText('仅本人数据')).toBeNull();
+    expect(within(matrixRow('INVOICE')).queryByText('仅本人数据')).toBeNull();
+    // Products not built yet are not offered (issue 17).
+    expect([...document.querySelectorAll('[data-authority]')].map((row) => row.getAttribute('data-authority'))).toEqual(['CONTAINER', 'MIRROR', 'INVOICE']);
+    expect(screen.queryByText(/弹性部署|文件存储|模型部署/)).toBeNull();
     expect(within(matrixRow('CONTAINER')).getByText('只能查看和操作自己创建的资源')).toBeTruthy();
     const save = buttonByText('保存', document.querySelector('.slg-child-matrix-footer') as HTMLElement);
     expect(save.disabled).toBe(true);
@@ -101,7 +104,7 @@ describe('子账号权限设置', () => {
     expect(bodyOf(api.fetchMock, 'POST', '/subuser/update')).toEqual({ id: 7, nickname: '算法组' });
 
     fireEvent.click(screen.getByText('共用主账号余额'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(dialog.textContent).toContain('独立余额 ¥12.34 会保留在子账号中');
     expect(callsTo(api.fetchMock, 'POST', '/subuser/update')).toHaveLength(1);
     fireEvent.click(buttonByText('确认修改', dialog));

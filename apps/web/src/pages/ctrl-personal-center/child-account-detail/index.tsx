@@ -1,5 +1,15 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { AccountType, AUTHORITY_TYPE_LABELS, AUTHORITY_TYPES, formatYuan, NICKNAME_MAX_LENGTH, NICKNAME_MESSAGE, PERMISSION_LEVEL_LABELS, PERMISSION_LEVELS, type PermissionMap } from '@slg/shared';
+import {
+  AccountType,
+  AUTHORITY_TYPE_LABELS,
+  formatYuan,
+  NICKNAME_MAX_LENGTH,
+  NICKNAME_MESSAGE,
+  OFFERED_AUTHORITY_TYPES,
+  PERMISSION_LEVEL_LABELS,
+  PERMISSION_LEVELS,
+  type PermissionMap,
+} from '@slg/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Descriptions, Input, Result, Skeleton, Space, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
@@ -31,9 +41,9 @@ export function parseSubAccountId(raw: string | null): number | null {
   return Number.isSafeInteger(id) && id > 0 ? id : null;
 }
 
-/** The grants that differ from what the sub-account has now. */
+/** The grants that differ from what the sub-account has now (only types that can be granted today). */
 export function changedGrants(current: PermissionMap, draft: PermissionMap): PermissionGrant[] {
-  return AUTHORITY_TYPES.filter((type) => draft[type] !== current[type]).map((authorityType) => ({ authorityType, level: draft[authorityType] }));
+  return OFFERED_AUTHORITY_TYPES.filter((type) => draft[type] !== current[type]).map((authorityType) => ({ authorityType, level: draft[authorityType] }));
 }
 
 function useSetCached() {
@@ -173,7 +183,7 @@ function PermissionMatrix({ sub }: { sub: SubAccountView }) {
         ))}
       </ul>
       <ul className="slg-child-matrix" aria-label={T.matrix.title}>
-        {AUTHORITY_TYPES.map((type) => (
+        {OFFERED_AUTHORITY_TYPES.map((type) => (
           <li key={type} className="slg-child-matrix-row" data-authority={type}>
             <Typography.Text strong>
               {AUTHORITY_TYPE_LABELS[type]}

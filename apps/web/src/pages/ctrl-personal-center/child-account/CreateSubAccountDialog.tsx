@@ -1,8 +1,8 @@
 import {
   AUTHORITY_TYPE_LABELS,
-  AUTHORITY_TYPES,
   ErrorCodes,
   NICKNAME_MAX_LENGTH,
+  OFFERED_AUTHORITY_TYPES,
   PASSWORD_MESSAGE,
   PASSWORD_PATTERN,
   SUB_ACCOUNT_USERNAME_MESSAGE,
@@ -56,7 +56,7 @@ export function CreateSubAccountDialog({ onClose }: { onClose: () => void }) {
       password: values.password,
       ...(nickname ? { nickname } : {}),
       sharedMainBalance: values.sharedMainBalance,
-      permissions: AUTHORITY_TYPES.map((authorityType) => ({ authorityType, level: values.permissions[authorityType] })),
+      permissions: OFFERED_AUTHORITY_TYPES.map((authorityType) => ({ authorityType, level: values.permissions[authorityType] })),
     };
     create.mutate(input);
   }
@@ -116,7 +116,7 @@ export function CreateSubAccountDialog({ onClose }: { onClose: () => void }) {
         </Form.Item>
         <Form.Item label={T.permissions} extra={T.permissionsExtra} className="slg-child-form-permissions">
           <Space orientation="vertical" size={10} className="slg-child-permission-list">
-            {AUTHORITY_TYPES.map((type) => (
+            {OFFERED_AUTHORITY_TYPES.map((type) => (
               <div key={type} className="slg-child-permission-line">
                 <Typography.Text className="slg-child-permission-label">{AUTHORITY_TYPE_LABELS[type]}</Typography.Text>
                 <Form.Item name={['permissions', type]} noStyle>

@@ -3,6 +3,7 @@ import { AccountType, formatYuan, SUB_ACCOUNT_LIMIT } from '@slg/shared';
 import { Alert, Button, Card, Empty, Pagination, Result, Skeleton, Space, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useSubAccountsQuery, type SubAccountView, type TransferDirection } from '../../../api/subAccounts';
+import { CellText } from '../../../components/CellText';
 import { DateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
@@ -75,9 +76,9 @@ function RowActions({ sub, onOpen, block = false }: { sub: SubAccountView; onOpe
 function columnsOf(onOpen: (dialog: RowDialog) => void): TableColumnsType<SubAccountView> {
   return [
     { title: T.columns.username, key: 'username', render: (_value, row) => <Typography.Text strong className="slg-child-name">{row.username}</Typography.Text> },
-    { title: T.columns.nickname, key: 'nickname', render: (_value, row) => row.nickname },
+    { title: T.columns.nickname, key: 'nickname', render: (_value, row) => <CellText maxWidth="10em">{row.nickname}</CellText> },
     { title: T.columns.balance, key: 'balance', render: (_value, row) => <BalanceMode sub={row} /> },
-    { title: T.columns.permissions, key: 'permissions', width: 320, render: (_value, row) => <PermissionTags permissions={row.permissions} /> },
+    { title: T.columns.permissions, key: 'permissions', width: 260, render: (_value, row) => <PermissionTags permissions={row.permissions} /> },
     { title: T.columns.createdAt, key: 'createdAt', render: (_value, row) => <DateTime value={row.createdAt} /> },
     { title: T.columns.actions, key: 'actions', render: (_value, row) => <RowActions sub={row} onOpen={onOpen} /> },
   ];

@@ -1,8 +1,10 @@
 import {
   ALLOWED_LEVELS,
   AUTHORITY_TYPE_LABELS,
-  AUTHORITY_TYPES,
   grantedAuthorities,
+  isOfferedAuthorityType,
+  NO_PERMISSIONS,
+  OFFERED_AUTHORITY_TYPES,
   PERMISSION_LEVEL_LABELS,
   type AuthorityType,
   type PermissionLevel,
@@ -12,9 +14,10 @@ import { Radio, Tag, Typography } from 'antd';
 import { CHILD_ACCOUNT_TEXTS, PERMISSION_LEVEL_HINTS } from './texts';
 
 /** What a new sub-account starts with: its own resources wherever that level exists, nothing else. */
-export const DEFAULT_PERMISSIONS: PermissionMap = Object.fromEntries(
-  AUTHORITY_TYPES.map((type) => [type, ALLOWED_LEVELS[type].includes('SELF') ? 'SELF' : 'NONE']),
-) as PermissionMap;
+export const DEFAULT_PERMISSIONS: PermissionMap = {
+  ...NO_PERMISSIONS,
+  ...Object.fromEntries(OFFERED_AUTHORITY_TYPES.map((type) => [type, ALLOWED_LEVELS[type].includes('SELF') ? 'SELF' : 'NONE'])),
+};
 
 interface LevelPickerProps {
   authorityType: AuthorityType;
@@ -39,9 +42,9 @@ export function PermissionLevelPicker({ authorityType, value, onChange, disabled
   );
 }
 
-/** The granted types as compact tags (全部数据 in colour); none at all says so. */
+/** The granted types that can be granted today as compact tags (全部数据 in colour); none at all says so. */
 export function PermissionTags({ permissions }: { permissions: PermissionMap }) {
-  const granted = grantedAuthorities(permissions);
+  const granted = grantedAuthorities(permissions).filter(isOfferedAuthorityType);
   if (granted.length === 0) return <Typography.Text type="secondary">{CHILD_ACCOUNT_TEXTS.noPermission}</Typography.Text>;
   return (
     <span className="slg-child-tags">

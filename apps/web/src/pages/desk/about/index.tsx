@@ -3,15 +3,15 @@ import { Card, Col, Descriptions, Flex, Grid, Row, Typography, theme } from 'ant
 import {
   ApiOutlined,
   CloudServerOutlined,
+  CodeOutlined,
   DatabaseOutlined,
-  DeploymentUnitOutlined,
   EyeOutlined,
+  LineChartOutlined,
   MailOutlined,
   SafetyCertificateOutlined,
   TeamOutlined,
   ThunderboltOutlined,
   WalletOutlined,
-  ExperimentOutlined,
 } from '@ant-design/icons';
 import { ABOUT_TEXTS } from './texts';
 import { withAntd } from '../../../theme/AntdScope';
@@ -28,9 +28,9 @@ const VALUE_ICONS: Record<ValueKey, ReactNode> = {
 
 const OFFERING_ICONS: Record<OfferingKey, ReactNode> = {
   instances: <CloudServerOutlined />,
-  elastic: <DeploymentUnitOutlined />,
+  access: <CodeOutlined />,
   images: <DatabaseOutlined />,
-  models: <ExperimentOutlined />,
+  monitoring: <LineChartOutlined />,
   cost: <WalletOutlined />,
   team: <TeamOutlined />,
 };

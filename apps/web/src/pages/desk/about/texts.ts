@@ -8,7 +8,7 @@ export const ABOUT_TEXTS = {
     title: '我们是谁',
     paragraphs: [
       '算力港是一套开放的 GPU 云算力平台。任何拥有 GPU 服务器的运营方，都可以用它把自己的显卡接入平台，以容器实例的形式对外出租：定价、地域、主机与镜像由运营方自行配置，计费、结算、发票与子账号管理由平台统一完成。',
-      '对使用者而言，算力港就是一朵随开随用的 GPU 云：注册账号、充值、选择显卡，几分钟后即可在 JupyterLab 或 SSH 中开始训练与推理；按秒计费，不用时关机即可停止 GPU 计费。',
+      '对使用者而言，算力港就是一朵随开随用的 GPU 云：注册账号、充值、选择显卡，几分钟后即可通过 SSH 开始训练与推理；按秒计费，不用时关机即可停止 GPU 计费。',
       '我们相信算力应当像水电一样易得：价格公开透明，账目清晰可查，数据归属于用户自己。',
     ],
   },
@@ -18,7 +18,7 @@ export const ABOUT_TEXTS = {
       {
         key: 'open',
         title: '开放',
-        description: '平台可部署在运营方自己的 Kubernetes GPU 集群上，自主定价、自主运营。',
+        description: '价格、地域、主机与镜像由运营方自行配置，自主定价、自主运营。',
       },
       {
         key: 'transparent',
@@ -41,9 +41,9 @@ export const ABOUT_TEXTS = {
     title: '我们提供什么',
     items: [
       { key: 'instances', title: 'GPU 容器实例', description: '按量计费或包日 / 包周 / 包月，支持开关机、克隆、升降配、扩缩数据盘与无卡模式。' },
-      { key: 'elastic', title: '弹性部署', description: '以副本集、任务或临时容器运行服务与批处理任务，并可购买时长包。' },
-      { key: 'images', title: '镜像与数据', description: '公共深度学习镜像、私有镜像、文件存储、公开数据集与共享数据。' },
-      { key: 'models', title: '模型市场与工作台', description: '浏览与体验模型，一键部署模型实例，在工作台中集中管理。' },
+      { key: 'access', title: 'SSH 与自定义服务', description: 'SSH 密钥或密码登录，实例里的服务可开放 HTTP / TCP 端口对外访问。' },
+      { key: 'images', title: '镜像与数据', description: '公共深度学习镜像与私有镜像（保存、分享、复用），实例之间直接拷贝数据。' },
+      { key: 'monitoring', title: '监控与提醒', description: '实例 GPU、CPU、内存与磁盘监控，余额不足、到期与释放提醒，GPU 到货通知。' },
       { key: 'cost', title: '费用中心', description: '在线充值、订单与账单明细、代金券，支持开具普通发票与专用发票。' },
       { key: 'team', title: '团队协作', description: '主账号可创建子账号，按资源类型分配权限，并可共享或划拨余额。' },
     ],

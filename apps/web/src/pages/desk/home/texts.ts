@@ -4,8 +4,8 @@ export const HOME_TEXTS = {
     eyebrow: '算力港 · 开放的 GPU 云算力平台',
     title: '按秒计费的 GPU 云算力',
     subtitle:
-      '开箱即用的深度学习镜像，分钟级创建 GPU 容器实例，弹性部署随需扩缩。训练、推理、微调，用多少付多少。',
-    highlights: ['按秒计费', '开箱即用镜像', 'JupyterLab / SSH 直连', '弹性部署', '包日 / 包周 / 包月'],
+      '开箱即用的深度学习镜像，分钟级创建 GPU 容器实例，配置随需升降。训练、推理、微调，用多少付多少。',
+    highlights: ['按秒计费', '开箱即用镜像', 'SSH 直连', '无卡模式', '包日 / 包周 / 包月'],
     register: '立即注册',
     console: '进入控制台',
     statsTitle: '平台概览',
@@ -40,18 +40,18 @@ export const HOME_TEXTS = {
       },
       {
         key: 'connect',
-        title: 'JupyterLab 与 SSH',
-        description: '实例就绪后即可在浏览器中打开 JupyterLab，或用 SSH 密钥 / 密码从本地终端与 IDE 直连。',
+        title: 'SSH 与自定义服务',
+        description: '实例就绪后用 SSH 密钥或密码从本地终端与 IDE 直连；实例里的 Web 服务可开放端口，通过 https 域名访问。',
       },
       {
-        key: 'elastic',
-        title: '弹性部署',
-        description: '以副本集、任务或临时容器的方式部署服务，按需扩缩容，配合时长包进一步降低成本。',
+        key: 'flexible',
+        title: '配置随需调整',
+        description: '关机后可升降 GPU 数量、扩缩数据盘，或克隆到其他主机；无卡模式开机，低成本整理数据。',
       },
       {
-        key: 'storage',
-        title: '存储与数据集',
-        description: '实例自带数据盘，可按需扩容；同一地域的文件存储可在实例间共享，还能直接使用公开数据集与他人共享的数据。',
+        key: 'data',
+        title: '数据盘与监控',
+        description: '每个实例自带数据盘，可按需扩容，实例之间可直接拷贝数据；GPU、CPU、内存与磁盘用量在实例监控中随时查看。',
       },
       {
         key: 'team',

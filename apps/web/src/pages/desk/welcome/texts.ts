@@ -1,6 +1,8 @@
-/** All Chinese text of the 欢迎 page (`/welcome`), shown after registration. */
+/** All Chinese text of the 欢迎 page (`/welcome`), where registration lands. */
 export const WELCOME_TEXTS = {
-  title: '注册成功，欢迎加入算力港！',
+  /** Only right after a registration. */
+  registeredTitle: '注册成功，欢迎加入算力港！',
+  title: '欢迎来到算力港',
   subtitle: '只需三步，即可在云端 GPU 上开始训练与推理。',
   stepsTitle: '快速上手',
   steps: [
@@ -16,8 +18,8 @@ export const WELCOME_TEXTS = {
     },
     {
       key: 'connect',
-      title: '通过 JupyterLab / SSH 连接',
-      description: '实例运行后，在实例列表中一键打开 JupyterLab，或复制 SSH 登录指令从本地终端、VS Code 等工具连接。',
+      title: '通过 SSH 连接',
+      description: '实例运行后，在实例列表中复制 SSH 登录指令和密码，从本地终端、VS Code 等工具连接。',
     },
   ],
   stepLabel: (index: number) => `第 ${index} 步`,
@@ -28,5 +30,6 @@ export const WELCOME_TEXTS = {
     '团队使用时，可在个人中心创建子账号并分配权限。',
   ],
   console: '进入控制台',
+  register: '立即注册',
   home: '返回首页',
 } as const;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fetchInstances, INSTANCES_FAST_POLL_MS, INSTANCES_SLOW_POLL_MS, instancesPollInterval, type InstanceView } from '../../../../api/compute';
 import { COPY_POLL_MS, copyTasksPollInterval, type CopyTask } from '../../../../api/copyData';
 import { queryKeys } from '../../../../api/queryKeys';
-import { buttonByText, buttonsByText, callsTo, failure, mockApi, ok, page, renderPage } from '../../../ctrl-cost-center/testing';
+import { buttonByText, buttonsByText, callsTo, failure, findDialog, mockApi, ok, page, renderPage } from '../../../ctrl-cost-center/testing';
 import { RUNNING_INSTANCE } from '../../testing';
 import { CopyDataDialog, CopyProgress, copyTargetsOf } from './CopyDataDialog';
 import { InstanceStatus } from './InstanceStatus';
@@ -72,7 +72,7 @@ describe('CopyDataDialog', () => {
         return ok([finished ? task({ status: 'done', progress: 100, copiedGb: 30, finishedAt: '2026-06-01T02:00:30Z' }) : task({ progress: 45, copiedGb: 13.5 })]);
       },
     });
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(await within(dialog).findByText('暂无拷贝记录')).toBeTruthy();
     expect(buttonByText('开始拷贝（覆盖同名文件）', dialog).disabled).toBe(true);
 
@@ -97,11 +97,11 @@ describe('CopyDataDialog', () => {
     const bodies = callsTo(fetchMock, 'POST', '/rental/copy_data').map(([, init]) => JSON.parse(String(init?.body)) as unknown);
     expect(bodies).toEqual([{ fromInstanceId: SOURCE.instanceId, toInstanceId: TARGET.instanceId, path: `${DATA_DISK_MOUNT_PATH}/datasets` }]);
     expect(notify).not.toHaveBeenCalledWith(expect.stringContaining('失败'));
-  }, 15_000);
+  });
 
   it('keeps a path off the data disk from being sent, with the reason on the field', async () => {
     const { fetchMock } = show();
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect((within(dialog).getByLabelText('拷贝路径') as HTMLInputElement).value).toBe(DATA_DISK_MOUNT_PATH);
     await chooseTarget(dialog);
     typePath(dialog, '/etc/passwd');
@@ -118,7 +118,7 @@ describe('CopyDataDialog', () => {
       'POST /rental/copy_data': () => failure(409, 40901, refusal),
       'GET /rental/copy_data': () => ok([task({ status: 'failed', progress: 0, statusReason: '目标实例的数据盘已不存在', finishedAt: '2026-06-01T02:00:10Z' })]),
     });
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(await within(dialog).findByText('失败：目标实例的数据盘已不存在')).toBeTruthy();
     await chooseTarget(dialog);
     fireEvent.click(buttonByText('开始拷贝（覆盖同名文件）', dialog));
@@ -130,7 +130,7 @@ describe('CopyDataDialog', () => {
   it('says so when no instance of the region can take a copy, and shows a failed list load with a retry', async () => {
     mockApi({ 'GET /rental': () => page([SOURCE, FARAWAY]), 'GET /rental/copy_data': () => failure(503, 50300, '服务暂不可用') });
     renderPage(<CopyDataDialog instance={SOURCE} open onClose={() => undefined} />);
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(await within(dialog).findByText(/北京A区没有其他可以接收数据的实例/)).toBeTruthy();
     expect(await within(dialog).findByText('拷贝记录加载失败')).toBeTruthy();
   });
@@ -156,7 +156,7 @@ describe('取消拷贝', () => {
         return ok(task({ status: 'cancelled', statusReason: '已取消', progress: 40, copiedGb: 12 }));
       },
     });
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(await within(dialog).findByLabelText('拷贝中 40%')).toBeTruthy();
 
     fireEvent.click(buttonByText('取消拷贝', dialog));

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { InstanceView } from '../../../../api/compute';
 import type { DiskInfo } from '../../../../api/disks';
-import { buttonByText, callsTo, failure, mockApi, ok, renderPage } from '../../../ctrl-cost-center/testing';
+import { buttonByText, callsTo, failure, findDialog, mockApi, ok, renderPage } from '../../../ctrl-cost-center/testing';
 import { RUNNING_INSTANCE } from '../../testing';
 import { ExpandDiskDialog, planOf } from './ExpandDiskDialog';
 
@@ -32,7 +32,7 @@ function show(instance: InstanceView, routes: Parameters<typeof mockApi>[0] = {}
 }
 
 async function dialog(): Promise<HTMLElement> {
-  const found = await screen.findByRole('dialog');
+  const found = await findDialog();
   await within(found).findByText('150 GB');
   return found;
 }
@@ -100,7 +100,7 @@ describe('ExpandDiskDialog', () => {
   it('shows a failed load with a retry', async () => {
     mockApi({ 'GET /rental/disk': () => failure(503, 50300, '服务暂不可用') });
     renderPage(<ExpandDiskDialog instance={RUNNING} open onClose={() => undefined} />);
-    const found = await screen.findByRole('dialog');
+    const found = await findDialog();
     await within(found).findByText('数据盘信息加载失败');
   });
 });

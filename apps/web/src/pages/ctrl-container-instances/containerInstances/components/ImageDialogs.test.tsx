@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { InstanceView, MarketHost } from '../../../../api/compute';
 import type { PrivateImageView } from '../../../../api/images';
 import type { PublicImage } from '../../../../api/meta';
-import { buttonByText, callsTo, failure, mockApi, ok, page, renderPage } from '../../../ctrl-cost-center/testing';
+import { buttonByText, callsTo, failure, findDialog, mockApi, ok, page, renderPage } from '../../../ctrl-cost-center/testing';
 import { RUNNING_INSTANCE } from '../../testing';
 import { ChangeImageDialog, ResetSystemDialog, SaveImageDialog } from './ImageDialogs';
 
@@ -51,7 +51,7 @@ describe('ChangeImageDialog', () => {
       'POST /rental/switch_image/v2': () => ok({ ...OFF, status: 'ResetStarted', operation: 'reset' }),
     });
     renderPage(<ChangeImageDialog instance={OFF} open onClose={onClose} />);
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(dialog.textContent).toContain('系统盘上的所有改动');
     expect(dialog.textContent).toContain('数据盘的数据保留');
     expect(dialog.textContent).toContain('当前镜像：PyTorch 2.5.1');
@@ -82,7 +82,7 @@ describe('ChangeImageDialog', () => {
       'POST /rental/switch_image/v2': () => failure(409, 40901, '实例当前状态为「运行中」，不能更换镜像'),
     });
     renderPage(<ChangeImageDialog instance={OFF} open onClose={() => undefined} />);
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     openSelect(dialog);
     fireEvent.click(await screen.findByText('TensorFlow 2.15.0 (CUDA 12.2)', { selector: '.ant-select-item-option-content' }));
     fireEvent.click(buttonByText('更换镜像', dialog));
@@ -97,7 +97,7 @@ describe('ResetSystemDialog', () => {
     const onClose = vi.fn();
     const api = mockApi({ 'POST /rental/reset': () => ok({ ...OFF, status: 'ResetStarted', operation: 'reset' }) });
     renderPage(<ResetSystemDialog instance={OFF} open onClose={onClose} />);
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(dialog.textContent).toContain('将按实例当前的镜像「PyTorch 2.5.1」重建系统盘');
     expect(dialog.textContent).toContain('将丢失且无法恢复；数据盘的数据保留');
     expect(buttonByText('重置系统', dialog).disabled).toBe(true);
@@ -118,7 +118,7 @@ describe('SaveImageDialog', () => {
       'POST /rental/save_image': () => answers.shift() ?? ok({ imageId: 'img-dddddddddddd' }),
     });
     renderPage(<SaveImageDialog instance={OFF} open onClose={onClose} />);
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(await within(dialog).findByText('镜像存储：已用 12.3 GB / 免费额度 30 GB，剩余 17.7 GB')).toBeTruthy();
     expect(dialog.textContent).toContain('不含数据盘');
     const input = within(dialog).getByLabelText('镜像名称') as HTMLInputElement;
@@ -137,7 +137,7 @@ describe('SaveImageDialog', () => {
   it('refuses to start while the instance runs or the quota is used up', async () => {
     mockApi({ 'GET /rental/private_image/size': () => ok({ usedGb: 31.5, quotaGb: 30 }) });
     renderPage(<SaveImageDialog instance={RUNNING_INSTANCE} open onClose={() => undefined} />);
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await findDialog();
     expect(within(dialog).getByText('请先关机再保存镜像')).toBeTruthy();
     expect(await within(dialog).findByText(/已达免费额度 30 GB/)).toBeTruthy();
     expect(buttonByText('保存镜像', dialog).disabled).toBe(true);

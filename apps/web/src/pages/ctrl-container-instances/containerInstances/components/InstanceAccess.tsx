@@ -1,9 +1,9 @@
 import { ROOT_PASSWORD_MESSAGE, ROOT_PASSWORD_PATTERN } from '@slg/shared';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Form, Input, Modal, Typography } from 'antd';
 import { useState } from 'react';
 import { claimError, isApiError } from '../../../../api/client';
-import { revealInstancePassword, updateInstancePassword, type InstanceView } from '../../../../api/compute';
+import { computeKeys, revealInstancePassword, updateInstancePassword, type InstanceView } from '../../../../api/compute';
 import { toast } from '../../../../api/toast';
 import { canDo } from '../instanceRules';
 import { INSTANCE_LIST_TEXTS } from '../texts';
@@ -18,9 +18,13 @@ interface PasswordForm {
 /** 修改密码: a new root password twice, checked against the rule of @slg/shared before it is sent. */
 function ChangePasswordDialog({ instance, open, onClose }: { instance: InstanceView; open: boolean; onClose: () => void }) {
   const [form] = Form.useForm<PasswordForm>();
+  const queryClient = useQueryClient();
   const change = useMutation({
     mutationFn: (password: string) => updateInstancePassword(instance.instanceId, password),
-    onSuccess: () => {
+    onSuccess: (_result, password) => {
+      // A password on show is now the new one (the server keeps exactly what was sent).
+      const key = computeKeys.rootPassword(instance.instanceId);
+      if (queryClient.getQueryData(key)) queryClient.setQueryData(key, { password });
       toast.success(T.changePassword.done);
       onClose();
     },
@@ -75,14 +79,29 @@ function ChangePasswordDialog({ instance, open, onClose }: { instance: InstanceV
   );
 }
 
-/** The root password: hidden until 查看 asks the server for it; 隐藏 forgets it again. */
+/**
+ * The root password: hidden until 查看 asks the server for it; 隐藏 forgets it again. It lives in the
+ * query cache, so 修改密码 replaces the one on show.
+ */
 function RootPassword({ instance }: { instance: InstanceView }) {
-  const [password, setPassword] = useState<string | null>(null);
+  const [shown, setShown] = useState(false);
   const [changing, setChanging] = useState(false);
-  const reveal = useMutation({
-    mutationFn: () => revealInstancePassword(instance.instanceId),
-    onSuccess: (result) => setPassword(result.password),
+  const queryClient = useQueryClient();
+  const key = computeKeys.rootPassword(instance.instanceId);
+  const reveal = useQuery({
+    queryKey: key,
+    queryFn: () => revealInstancePassword(instance.instanceId),
+    enabled: shown,
+    staleTime: Infinity,
+    // Forgotten as soon as nothing shows it.
+    gcTime: 0,
+    retry: false,
   });
+  const password = shown ? (reveal.data?.password ?? null) : null;
+  function hide() {
+    setShown(false);
+    queryClient.removeQueries({ queryKey: key, exact: true });
+  }
   return (
     <div className="slg-instance-access-line">
       <span className="slg-instance-access-label">{T.password.label}</span>
@@ -97,11 +116,17 @@ function RootPassword({ instance }: { instance: InstanceView }) {
         </span>
       )}
       {password !== null ? (
-        <Button type="link" size="small" onClick={() => setPassword(null)}>
+        <Button type="link" size="small" onClick={hide}>
           {T.password.hide}
         </Button>
       ) : canDo(instance, 'reveal_pwd') ? (
-        <Button type="link" size="small" loading={reveal.isPending} aria-label={T.password.revealLabel(instance.name)} onClick={() => reveal.mutate()}>
+        <Button
+          type="link"
+          size="small"
+          loading={shown && reveal.isFetching}
+          aria-label={T.password.revealLabel(instance.name)}
+          onClick={() => (reveal.isError ? void reveal.refetch() : setShown(true))}
+        >
           {T.password.reveal}
         </Button>
       ) : null}

@@ -1,40 +1,29 @@
-import { DownOutlined } from '@ant-design/icons';
 import { ErrorCodes, formatYuan, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, type GpuMode } from '@slg/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Checkbox, Dropdown, Radio, Space, Tooltip, Typography } from 'antd';
+import { Alert, Button, Checkbox, Radio, Space, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { claimError, isApiError } from '../../../../api/client';
-import {
-  invalidateAfterInstanceChange,
-  powerOffInstance,
-  powerOnInstance,
-  releaseInstance,
-  type InstanceView,
-} from '../../../../api/compute';
+import { invalidateAfterInstanceChange, powerOnInstance, releaseInstance, type InstanceView } from '../../../../api/compute';
 import { toast } from '../../../../api/toast';
-import { ConfirmAction, ConfirmDialog } from '../../../../components/ConfirmDialog';
+import { ConfirmDialog } from '../../../../components/ConfirmDialog';
 import { LinkButton } from '../../../../components/LinkButton';
 import { cloneInstancesPath, instanceMonitoringPath } from '../../paths';
 import { StockAlertButton } from '../../../computility-market/StockAlertDialog';
 import { canDo, packageOf, releaseBlocker } from '../instanceRules';
 import { INSTANCE_LIST_TEXTS } from '../texts';
 import { BillingMenu } from './BillingMenu';
+import { ShutdownDialog } from './ShutdownDialog';
 
 const T = INSTANCE_LIST_TEXTS;
 
-interface PowerOnDialogProps {
-  instance: InstanceView;
-  mode: GpuMode | null;
-  onClose: () => void;
-}
-
 /**
- * 开机 with a choice of mode and its price. When the host has too few free GPUs (主机GPU不足) the
- * dialog says so in place and switches to 无卡模式, so the user can power on without GPUs at once.
+ * 开机: the one step of powering on — the mode with its price (有卡 first), confirmed once. When the
+ * host has too few free GPUs (主机GPU不足) the dialog says so in place and switches to 无卡模式, so the
+ * user can power on without GPUs at once. Mounted while open.
  */
-function PowerOnDialog({ instance, mode: initialMode, onClose }: PowerOnDialogProps) {
+function PowerOnDialog({ instance, onClose }: { instance: InstanceView; onClose: () => void }) {
   const queryClient = useQueryClient();
-  const [mode, setMode] = useState<GpuMode>(initialMode ?? 'gpu');
+  const [mode, setMode] = useState<GpuMode>('gpu');
   const [shortage, setShortage] = useState<string | null>(null);
   const powerOn = useMutation({
     mutationFn: (chosen: GpuMode) => powerOnInstance(instance.instanceId, chosen),
@@ -54,7 +43,7 @@ function PowerOnDialog({ instance, mode: initialMode, onClose }: PowerOnDialogPr
   const gpuOffered = shortage === null;
   return (
     <ConfirmDialog
-      open={initialMode !== null}
+      open
       texts={{ title: T.powerOn.title(instance.name), confirm: mode === 'gpu' ? T.powerOn.submitGpu : T.powerOn.submitNoGpu, cancel: T.powerOn.cancel }}
       loading={powerOn.isPending}
       onConfirm={() => powerOn.mutate(mode)}
@@ -141,55 +130,30 @@ function ReleaseDialog({ instance, open, onClose }: { instance: InstanceView; op
   );
 }
 
-/** The actions the instance's state allows: 开机 (with or without GPUs), 关机, 释放. */
+/**
+ * The actions the instance's state allows: 开机 (one dialog: the mode with its price), 关机 (one dialog:
+ * now, or 定时关机 at a time), 释放.
+ */
 export function InstanceActions({ instance, block = false }: { instance: InstanceView; block?: boolean }) {
-  const queryClient = useQueryClient();
-  const [powerOnMode, setPowerOnMode] = useState<GpuMode | null>(null);
-  const [releasing, setReleasing] = useState(false);
-  const powerOff = useMutation({
-    mutationFn: () => powerOffInstance(instance.instanceId),
-    onSuccess: () => toast.success(T.powerOff.done),
-    onSettled: () => void invalidateAfterInstanceChange(queryClient),
-  });
+  const [dialog, setDialog] = useState<'power_on' | 'power_off' | 'release' | null>(null);
+  const close = () => setDialog(null);
   const size = block ? 'middle' : 'small';
 
   const powerOnButton = canDo(instance, 'power_on') ? (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        items: [
-          { key: 'gpu', label: packageOf(instance) ? T.plan.powerOnPackage : `${T.actions.powerOnGpu}（${formatYuan(instance.gpuPriceFen)}/时）` },
-          ...(canDo(instance, 'power_on_nogpu') ? [{ key: 'nogpu', label: `${T.actions.powerOnNoGpu}（${formatYuan(instance.noGpuPriceFen)}/时）` }] : []),
-        ],
-        onClick: ({ key }) => setPowerOnMode(key === 'nogpu' ? 'nogpu' : 'gpu'),
-      }}
-    >
-      <Button type="primary" size={size}>
-        {T.actions.powerOn} <DownOutlined />
-      </Button>
-    </Dropdown>
+    <Button type="primary" size={size} onClick={() => setDialog('power_on')}>
+      {T.actions.powerOn}
+    </Button>
   ) : null;
 
   const powerOffButton = canDo(instance, 'power_off') ? (
-    <ConfirmAction
-      texts={{ title: T.powerOff.title, confirm: T.powerOff.confirm, cancel: T.powerOff.cancel }}
-      onConfirm={() => powerOff.mutateAsync()}
-      trigger={(open) => (
-        <Button size={size} loading={powerOff.isPending} onClick={open}>
-          {T.actions.powerOff}
-        </Button>
-      )}
-    >
-      <Space orientation="vertical" size={8}>
-        <Typography.Text>{T.powerOff.body(instance.name)}</Typography.Text>
-        <Typography.Text type="warning">{packageOf(instance) ? T.plan.powerOffPackage : T.powerOff.warning}</Typography.Text>
-      </Space>
-    </ConfirmAction>
+    <Button size={size} onClick={() => setDialog('power_off')}>
+      {T.actions.powerOff}
+    </Button>
   ) : null;
 
   const releasable = canDo(instance, 'release');
   const releaseButton = releasable ? (
-    <Button size={size} danger onClick={() => setReleasing(true)}>
+    <Button size={size} danger onClick={() => setDialog('release')}>
       {T.actions.release}
     </Button>
   ) : releaseBlocker(instance) !== null ? (
@@ -209,8 +173,9 @@ export function InstanceActions({ instance, block = false }: { instance: Instanc
       </LinkButton>
       {releaseButton}
       <BillingMenu instance={instance} size={size} />
-      <PowerOnDialog key={powerOnMode ?? 'closed'} instance={instance} mode={powerOnMode} onClose={() => setPowerOnMode(null)} />
-      <ReleaseDialog instance={instance} open={releasing} onClose={() => setReleasing(false)} />
+      {dialog === 'power_on' ? <PowerOnDialog instance={instance} onClose={close} /> : null}
+      {dialog === 'power_off' ? <ShutdownDialog instance={instance} mode="now" open onClose={close} /> : null}
+      <ReleaseDialog instance={instance} open={dialog === 'release'} onClose={close} />
     </div>
   );
 }

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { cancelScheduledPowerOff, invalidateAfterInstanceChange, powerOffInstance, type InstanceView } from '../../../../api/compute';
 import { toast } from '../../../../api/toast';
 import { ConfirmDialog } from '../../../../components/ConfirmDialog';
-import { packageOf } from '../instanceRules';
+import { canDo, packageOf } from '../instanceRules';
 import { INSTANCE_LIST_TEXTS } from '../texts';
 import { DialogError, useDialogError } from './billingParts';
 import { formatMinute } from './InstanceBilling';
@@ -48,12 +48,14 @@ interface ShutdownDialogProps {
 }
 
 /**
- * 关机 now or at a time (定时关机): what power-off does to the GPUs for this billing, the schedule
- * already set with 取消定时关机, and a time the server will accept (checked here first).
+ * 关机 now or at a time (定时关机) — the dialog of the row's 关机 button and of 更多 › 定时关机: what
+ * power-off does to the GPUs for this billing, the schedule already set with 取消定时关机, and a time
+ * the server will accept (checked here first). 定时关机 is offered where the instance's state allows it.
  */
 export function ShutdownDialog({ instance, mode: initialMode, open, onClose }: ShutdownDialogProps) {
   const queryClient = useQueryClient();
-  const [mode, setMode] = useState<ShutdownMode>(initialMode);
+  const schedulable = canDo(instance, 'schedule_power_off');
+  const [mode, setMode] = useState<ShutdownMode>(schedulable ? initialMode : 'now');
   const [opened] = useState(() => Date.now());
   const [value, setValue] = useState(() => initialTime(instance, opened));
   const [touched, setTouched] = useState(false);
@@ -112,17 +114,19 @@ export function ShutdownDialog({ instance, mode: initialMode, open, onClose }: S
             }
           />
         ) : null}
-        <Radio.Group
-          aria-label={T.shutdown.mode}
-          name={`shutdown-mode-${instance.instanceId}`}
-          optionType="button"
-          value={mode}
-          onChange={(event) => setMode(event.target.value as ShutdownMode)}
-          options={[
-            { value: 'now', label: T.shutdown.now },
-            { value: 'later', label: T.shutdown.later },
-          ]}
-        />
+        {schedulable ? (
+          <Radio.Group
+            aria-label={T.shutdown.mode}
+            name={`shutdown-mode-${instance.instanceId}`}
+            optionType="button"
+            value={mode}
+            onChange={(event) => setMode(event.target.value as ShutdownMode)}
+            options={[
+              { value: 'now', label: T.shutdown.now },
+              { value: 'later', label: T.shutdown.later },
+            ]}
+          />
+        ) : null}
         {mode === 'later' ? (
           <Form layout="vertical" requiredMark={false} className="slg-plan-form" component="div">
             <Form.Item

@@ -17,8 +17,8 @@ const FEATURE_ICONS: Record<FeatureKey, ReactNode> = {
   'per-second': <FieldTimeOutlined />,
   images: <AppstoreOutlined />,
   connect: <CodeOutlined />,
-  elastic: <DeploymentUnitOutlined />,
-  storage: <DatabaseOutlined />,
+  flexible: <DeploymentUnitOutlined />,
+  data: <DatabaseOutlined />,
   team: <TeamOutlined />,
 };
 
