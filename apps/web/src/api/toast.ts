@@ -1,5 +1,5 @@
 import { TOAST_DURATION_MS, TOAST_OFFSET_PX } from '@slg/shared';
-import { toaster, type ToastConfig } from '../ui/Toaster';
+import { toaster, type ToastConfig } from '../ui/toastStore';
 
 /** Toast options of spec §9: 3000 ms, 16 px from the top (the duration in seconds). */
 export const TOAST_CONFIG = { duration: TOAST_DURATION_MS / 1000, top: TOAST_OFFSET_PX } as const;

@@ -4,27 +4,19 @@ import type { MenuEntry } from '../router/menus';
 import type { MenuIcon } from '../router/routes';
 import { AppstoreOutlined } from '../ui/icons/AppstoreOutlined';
 import { CloudServerOutlined } from '../ui/icons/CloudServerOutlined';
-import { ClusterOutlined } from '../ui/icons/ClusterOutlined';
 import { DashboardOutlined } from '../ui/icons/DashboardOutlined';
-import { DatabaseOutlined } from '../ui/icons/DatabaseOutlined';
 import { DownOutlined } from '../ui/icons/DownOutlined';
-import { ExperimentOutlined } from '../ui/icons/ExperimentOutlined';
-import { HddOutlined } from '../ui/icons/HddOutlined';
-import { RobotOutlined } from '../ui/icons/RobotOutlined';
 import { ShopOutlined } from '../ui/icons/ShopOutlined';
 import { UserOutlined } from '../ui/icons/UserOutlined';
 import { WalletOutlined } from '../ui/icons/WalletOutlined';
 
-const MENU_ICONS: Record<MenuIcon, ReactNode> = {
+// Icons of the menus that have pages: a product not built yet has no menu, so its icon (弹性部署,
+// 文件存储, 数据集, 模型, 工作台) joins this map with the issue that builds it.
+const MENU_ICONS: Partial<Record<MenuIcon, ReactNode>> = {
   overview: <DashboardOutlined />,
   market: <ShopOutlined />,
   container: <CloudServerOutlined />,
-  elastic: <ClusterOutlined />,
-  storage: <HddOutlined />,
   image: <AppstoreOutlined />,
-  dataset: <DatabaseOutlined />,
-  model: <RobotOutlined />,
-  workbench: <ExperimentOutlined />,
   cost: <WalletOutlined />,
   personal: <UserOutlined />,
 };

@@ -1,23 +1,19 @@
-import BillingSection from './components/BillingSection';
-import CtaSection from './components/CtaSection';
-import FeatureSection from './components/FeatureSection';
-import GpuSection from './components/GpuSection';
+import { lazy, Suspense } from 'react';
 import HeroSection from './components/HeroSection';
-import ImageSection from './components/ImageSection';
-import ZoneSection from './components/ZoneSection';
 import './home.css';
+
+// What a phone shows first is the hero; the sections below load as their own chunk meanwhile, so the
+// first load carries less script and the first layout has less to lay out.
+const BelowTheFold = lazy(() => import('./components/BelowTheFold'));
 
 /** Public landing page for `/` and `/home`; rendered inside DeskLayout (which owns header and footer). */
 export default function HomePage() {
   return (
     <div className="slg-home">
       <HeroSection />
-      <FeatureSection />
-      <GpuSection />
-      <ZoneSection />
-      <ImageSection />
-      <BillingSection />
-      <CtaSection />
+      <Suspense fallback={null}>
+        <BelowTheFold />
+      </Suspense>
     </div>
   );
 }
