@@ -96,8 +96,9 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
 
   registerInputGuard(app);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   registerErrorHandling(app);
 

@@ -19,6 +19,12 @@ export interface DatabaseHandle {
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * One statement by its text and positional parameters ($1, $2, …), bypassing the query builder: on
+   * PostgreSQL a named prepared statement, parsed and planned once per connection (for the hottest
+   * statement there is, the per-request session check).
+   */
+  queryPrepared<T>(name: string, text: string, values: unknown[]): Promise<T[]>;
   /** PGlite only: the data directory as a tar, which `pgliteTemplate` opens again (tests copy a seeded database). */
   dump?(): Promise<Blob>;
 }
@@ -54,6 +60,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         await pool.query('select 1');
       },
       close: () => pool.end(),
+      queryPrepared: async <T>(name: string, text: string, values: unknown[]) => (await pool.query({ name, text, values })).rows as T[],
     };
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -73,6 +80,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     },
     close: () => client.close(),
     dump: () => client.dumpDataDir('none'),
+    queryPrepared: async <T>(_name: string, text: string, values: unknown[]) => (await client.query<T>(text, values)).rows,
   };
 }
 

@@ -97,7 +97,8 @@ const hasSchemaFor = (request: FastifyRequest, part: 'params' | 'querystring' | 
  */
 export function registerInputGuard(app: FastifyInstance): void {
   app.setValidatorCompiler(guardedValidatorCompiler);
-  app.addHook('preHandler', async (request) => {
+  // A callback hook, not an async one: it runs on every request and has nothing to wait for.
+  app.addHook('preHandler', (request, _reply, done) => {
     const unchecked: unknown[] = [];
     if (!hasSchemaFor(request, 'params')) unchecked.push(request.params);
     if (!hasSchemaFor(request, 'querystring')) unchecked.push(request.query);
@@ -106,7 +107,11 @@ export function registerInputGuard(app: FastifyInstance): void {
     }
     for (const part of unchecked) {
       const found = findForbiddenInput(part);
-      if (found) throw refusal(found);
+      if (found) {
+        done(refusal(found));
+        return;
+      }
     }
+    done();
   });
 }

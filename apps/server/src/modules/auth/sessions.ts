@@ -181,7 +181,7 @@ export class SessionService {
     } catch {
       return null;
     }
-    this.checks ??= new SessionChecks(this.deps.database.db);
+    this.checks ??= new SessionChecks(this.deps.database);
     const user = await this.checks.check(userId, sessionId, options.withBalance === true);
     if (!user || user.disabled || user.revoked) return null;
     return {
