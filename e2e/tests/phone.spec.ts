@@ -65,6 +65,20 @@ async function seedMoney(request: APIRequestContext, telephone: string): Promise
   expect(invoice.ok()).toBe(true);
 }
 
+test('the public header shows every link of its navigation and the account buttons on a phone', async ({ page }) => {
+  for (const path of ['/home', '/about']) {
+    await page.goto(path);
+    const nav = page.getByRole('navigation', { name: '主导航' });
+    const links = nav.getByRole('link');
+    await expect(links.last()).toHaveText('算力市场');
+    // Every link whole on the screen, none clipped by the navigation's own scrolling.
+    for (const link of await links.all()) await expect(link, `${path}: ${await link.textContent()}`).toBeInViewport({ ratio: 1 });
+    await expect(page.getByRole('link', { name: '注册', exact: true })).toBeInViewport({ ratio: 1 });
+    const overflow = await nav.evaluate((element) => element.scrollWidth - element.clientWidth);
+    expect(overflow, `${path}: the navigation scrolls sideways`).toBe(0);
+  }
+});
+
 test.describe('phone width (390×844)', () => {
   test.beforeEach(async ({ page, request }) => {
     const telephone = freshPhone();
