@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { INSTANCE_NAME_MAX, INSTANCE_NAME_MESSAGE, INSTANCE_NAME_PATTERN, MAX_GPUS_PER_INSTANCE, packageKeyOfRule, USAGE_CHARGING_RULE_ID } from '@slg/shared';
+import { INSTANCE_NAME_MAX, INSTANCE_NAME_MESSAGE, INSTANCE_NAME_PATTERN, MAX_GPUS_PER_INSTANCE, packageKeyOfRule } from '@slg/shared';
 import { Alert, Button, Card, Checkbox, Empty, Form, Input, Radio, Result, Select, Skeleton, Space, Tag, Typography } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -21,7 +21,7 @@ import { withAntd } from '../../../theme/AntdScope';
 import { statusLabelOf } from '../containerInstances/components/InstanceStatus';
 import { canDo } from '../containerInstances/instanceRules';
 import '../instances.css';
-import { BillingFields } from '../orderParts/BillingFields';
+import { BillingFields, useBillingChoice } from '../orderParts/BillingFields';
 import { COMPUTE_PATHS } from '../paths';
 import './clone.css';
 import { CloneFigures } from './CloneFigures';
@@ -198,11 +198,9 @@ function SummaryCard({ source, host, hostLoading, blocker, choice, gpuNum, copyD
 function CloneForm({ source, draft }: { source: InstanceView; draft: CloneDraft }) {
   const navigate = useNavigate();
   const [gpuNum, setGpuNum] = useState(draft.gpuNum ?? source.gpuNum);
-  const [chargingRuleId, setChargingRuleId] = useState(draft.chargingRuleId ?? USAGE_CHARGING_RULE_ID);
+  const [billingChoice, setBillingChoice] = useBillingChoice(draft);
+  const { chargingRuleId, rentAmount, voucherId, autoRenew } = billingChoice;
   const packageKey = packageKeyOfRule(chargingRuleId);
-  const [rentAmount, setRentAmount] = useState(draft.rentAmount ?? 1);
-  const [voucherId, setVoucherId] = useState<number | undefined>(draft.voucherId);
-  const [autoRenew, setAutoRenew] = useState(draft.autoRenew ?? false);
   const [scope, setScope] = useState<Scope>(draft.zoneId && draft.zoneId !== source.zoneId ? 'other' : 'same');
   const [otherZoneId, setOtherZoneId] = useState<string | undefined>(draft.zoneId && draft.zoneId !== source.zoneId ? draft.zoneId : undefined);
   const [modelId, setModelId] = useState<string | null>(source.gpuModelId);
@@ -295,14 +293,9 @@ function CloneForm({ source, draft }: { source: InstanceView; draft: CloneDraft 
             <BillingFields
               idPrefix="clone"
               orderType="CLONE_INSTANCE"
-              value={{ chargingRuleId, rentAmount, voucherId, autoRenew }}
+              value={billingChoice}
               amountFen={undiscounted.data?.amount}
-              onChange={(next) => {
-                setChargingRuleId(next.chargingRuleId);
-                setRentAmount(next.rentAmount);
-                setVoucherId(next.voucherId);
-                setAutoRenew(next.autoRenew);
-              }}
+              onChange={setBillingChoice}
             />
           </Form>
         </Card>

@@ -13,7 +13,7 @@ import { useMediaQuery } from '../../../layouts/useIsPhone';
 import { permissionList, useUserStore } from '../../../stores/user';
 import { withAntd } from '../../../theme/AntdScope';
 import '../instances.css';
-import { BillingFields } from '../orderParts/BillingFields';
+import { BillingFields, useBillingChoice } from '../orderParts/BillingFields';
 import '../orderParts/order.css';
 import { balanceRow, OrderFigures } from '../orderParts/OrderFigures';
 import { BalanceCheck } from '../orderParts/OrderPayCard';
@@ -267,11 +267,9 @@ function CreateForm({ host, draft }: CreateFormProps) {
       ? Boolean(privateImages.data && !privateImage && privateImageChoices(privateImages.data.list).length > 0)
       : Boolean(images.data && !image);
   const [name, setName] = useState(draft.name ?? '');
-  const [chargingRuleId, setChargingRuleId] = useState(draft.chargingRuleId ?? USAGE_CHARGING_RULE_ID);
+  const [billingChoice, setBillingChoice] = useBillingChoice(draft);
+  const { chargingRuleId, rentAmount, voucherId, autoRenew } = billingChoice;
   const packageKey = packageKeyOfRule(chargingRuleId);
-  const [rentAmount, setRentAmount] = useState(draft.rentAmount ?? 1);
-  const [voucherId, setVoucherId] = useState<number | undefined>(draft.voucherId);
-  const [autoRenew, setAutoRenew] = useState(draft.autoRenew ?? false);
   const billing: Billing = { chargingRuleId, packageKey, rentAmount, voucherId: packageKey ? voucherId : undefined, autoRenew };
   // The voucher list needs the order's amount; the undiscounted price of the current choice gives it.
   const undiscounted = usePrepayQuery(packageKey ? { hostId: host.hostId, gpuNum, chargingRuleId, rentAmount } : null);
@@ -316,14 +314,9 @@ function CreateForm({ host, draft }: CreateFormProps) {
               <BillingFields
                 idPrefix="create"
                 orderType="NEW_PURCHASE"
-                value={{ chargingRuleId, rentAmount, voucherId, autoRenew }}
+                value={billingChoice}
                 amountFen={undiscounted.data?.amount}
-                onChange={(next) => {
-                  setChargingRuleId(next.chargingRuleId);
-                  setRentAmount(next.rentAmount);
-                  setVoucherId(next.voucherId);
-                  setAutoRenew(next.autoRenew);
-                }}
+                onChange={setBillingChoice}
               />
               <Form.Item
                 label={T.gpuNum.label}

@@ -1,5 +1,6 @@
-import { CHARGING_RULES, packageKeyOfRule, TIME_PACKAGE_COUNTS, type OrderTypeValue } from '@slg/shared';
+import { CHARGING_RULES, packageKeyOfRule, TIME_PACKAGE_COUNTS, USAGE_CHARGING_RULE_ID, type OrderTypeValue } from '@slg/shared';
 import { Checkbox, Form, Radio } from 'antd';
+import { useState } from 'react';
 import { CREATE_INSTANCE_TEXTS } from '../createInstances/texts';
 import { VoucherSelect } from '../VoucherSelect';
 
@@ -10,6 +11,16 @@ export interface BillingFieldsValue {
   rentAmount: number;
   voucherId: number | undefined;
   autoRenew: boolean;
+}
+
+/** The billing choice of a new instance's form, starting from what a draft (the URL) carries: 按量 by default. */
+export function useBillingChoice(draft: Partial<BillingFieldsValue>) {
+  return useState<BillingFieldsValue>(() => ({
+    chargingRuleId: draft.chargingRuleId ?? USAGE_CHARGING_RULE_ID,
+    rentAmount: draft.rentAmount ?? 1,
+    voucherId: draft.voucherId,
+    autoRenew: draft.autoRenew ?? false,
+  }));
 }
 
 interface BillingFieldsProps {
