@@ -11,9 +11,10 @@
 // With --budget it exits 1 when a route's brotli first-load JavaScript is above FIRST_LOAD_BUDGET_KB (or
 // the KB given), or when the build is older than the console's sources (it would measure old code).
 // `npm test` builds the console and runs it (scripts/test.mjs).
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { consoleSourcesChangedAt } from './console-sources.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -100,18 +101,6 @@ export function printFirstLoad(routes, log = console.log) {
   }
 }
 
-/** Sources whose change changes the build (as scripts/start.mjs decides when to rebuild). */
-const WEB_SOURCES = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'apps/web/public', 'packages/shared/src'];
-
-function newestMtime(path) {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
-
 /** Routes whose first-load JavaScript (brotli) is above the budget. */
 export function overBudget(routes, budgetKb = FIRST_LOAD_BUDGET_KB) {
   return Object.entries(routes)
@@ -134,7 +123,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     const budgetKb = Number(option('--budget') ?? FIRST_LOAD_BUDGET_KB);
     if (!(budgetKb > 0)) throw new Error('--budget 需要正数（KB）');
     const builtAt = statSync(join(dist, '.vite', 'chunk-map.json')).mtimeMs;
-    const sourcesAt = Math.max(...WEB_SOURCES.map((source) => newestMtime(join(root, source))));
+    const sourcesAt = consoleSourcesChangedAt(root);
     const problems = overBudget(routes, budgetKb);
     if (builtAt < sourcesAt) problems.unshift('构建早于控制台源码的最后修改，结果不代表当前代码：先运行 npm run build');
     for (const problem of problems) console.error(problem);

@@ -2,24 +2,14 @@
 // npm start: build the console when its build is missing or older than its sources, then run the
 // server (which migrates, seeds and serves console + API on PORT).
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { consoleSourcesChangedAt } from './console-sources.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const builtIndex = join(root, 'apps/web/dist/index.html');
-const webSources = ['apps/web/src', 'apps/web/index.html', 'apps/web/vite.config.ts', 'apps/web/public', 'packages/shared/src'];
-
-function newestMtime(path) {
-  if (!existsSync(path)) return 0;
-  const stat = statSync(path);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  let newest = stat.mtimeMs;
-  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
-  return newest;
-}
-
-const sourcesTime = Math.max(...webSources.map((source) => newestMtime(join(root, source))));
+const sourcesTime = consoleSourcesChangedAt(root);
 if (!existsSync(builtIndex) || statSync(builtIndex).mtimeMs < sourcesTime) {
   console.log('构建控制台前端（apps/web）…');
   const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], { cwd: root, stdio: 'inherit' });
