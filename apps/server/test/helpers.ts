@@ -11,6 +11,7 @@ import { createPaymentGateways } from '../src/providers/payments/index.js';
 import type { AppDeps } from '../src/deps.js';
 import { createComputeRuntime } from '../src/compute/index.js';
 import { seedSimFleet } from '../src/compute/sim/fleet.js';
+import { Reconciler } from '../src/compute/reconciler.js';
 import { zones } from '../src/db/schema/index.js';
 import type { SmsProvider } from '../src/providers/sms/provider.js';
 import type { GatewayName, PaymentGateway } from '../src/providers/payments/provider.js';
@@ -242,6 +243,13 @@ export async function loginToken(test: TestApp, telephone: string, password = TE
 }
 
 /** Polls until `check` passes (for effects the server finishes asynchronously); bounded, no fixed sleeps. */
+/** Lets the simulated machines finish what they were asked: a reconciler pass, the clock `seconds` on, another pass. */
+export async function settleMachines(test: TestApp, seconds: number): Promise<void> {
+  await new Reconciler(test.deps).tick();
+  test.clock.advance(seconds);
+  await new Reconciler(test.deps).tick();
+}
+
 export async function eventually(check: () => Promise<void>, attempts = 200): Promise<void> {
   let lastError: unknown;
   for (let attempt = 0; attempt < attempts; attempt += 1) {

@@ -5,9 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { orders } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
 import { InstanceBillingJobs } from '../rental/billing-jobs.js';
 import type { OrderDetail, OrderSummary } from './order-views.js';
 
@@ -21,11 +20,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function settle(seconds = 3): Promise<void> {
-  await new Reconciler(t.deps).tick();
-  t.clock.advance(seconds);
-  await new Reconciler(t.deps).tick();
-}
+const settle = (seconds = 3) => settleMachines(t, seconds);
 
 async function views(token: string, orderNo: string): Promise<{ listed: OrderSummary | undefined; detail: OrderDetail; stored: number }> {
   const list = await call<{ list: OrderSummary[] }>(t.app, { method: 'GET', url: '/api/v1/order?page=1&pageSize=10', token });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { PRIVATE_IMAGE_QUOTA_GB } from '@slg/shared';
-import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, uniquePhone, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, settleMachines, type TestApp, uniquePhone } from '../../../test/helpers.js';
 import { hosts, instanceEvents, instances, privateImages, simImages, simMachines } from '../../db/schema/index.js';
 import { Reconciler } from '../../compute/reconciler.js';
 import type { InstanceView } from '../rental/views.js';
@@ -26,11 +26,7 @@ afterAll(async () => {
 
 const db = () => t.deps.database.db;
 
-async function settle(seconds: number): Promise<void> {
-  await new Reconciler(t.deps).tick();
-  t.clock.advance(seconds);
-  await new Reconciler(t.deps).tick();
-}
+const settle = (seconds: number) => settleMachines(t, seconds);
 
 type User = { telephone: string; jwtToken: string };
 

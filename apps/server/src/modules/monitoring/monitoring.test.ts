@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
 import { NO_PERMISSIONS, type PermissionMap } from '@slg/shared';
-import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
-import { Reconciler } from '../../compute/reconciler.js';
+import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { instanceEvents, instances, users, wallets } from '../../db/schema/index.js';
 import { SessionService } from '../auth/sessions.js';
 import type { MetricAnswer } from './service.js';
@@ -24,11 +23,7 @@ const db = () => t.deps.database.db;
 const nowSeconds = () => Math.floor(t.deps.now().getTime() / 1000);
 
 /** A reconciliation pass, then `seconds` later another (the machine got where it was asked to go). */
-async function settle(seconds = 5): Promise<void> {
-  await new Reconciler(t.deps).tick();
-  t.clock.advance(seconds);
-  await new Reconciler(t.deps).tick();
-}
+const settle = (seconds = 5) => settleMachines(t, seconds);
 
 interface Session {
   telephone: string;

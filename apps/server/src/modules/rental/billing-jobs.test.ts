@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { ErrorCodes, runCharge, type Page } from '@slg/shared';
-import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { hosts, instances, ledgerEntries, notifications, orders, simMachines, smsOutbox } from '../../db/schema/index.js';
 import { Reconciler } from '../../compute/reconciler.js';
 import { claimJobRun } from '../../jobs/leases.js';
@@ -23,11 +23,7 @@ afterAll(async () => {
 const db = () => t.deps.database.db;
 const jobs = () => new InstanceBillingJobs(t.deps);
 
-async function settle(seconds = 5): Promise<void> {
-  await new Reconciler(t.deps).tick();
-  t.clock.advance(seconds);
-  await new Reconciler(t.deps).tick();
-}
+const settle = (seconds = 5) => settleMachines(t, seconds);
 
 type User = Awaited<ReturnType<typeof registerUser>>;
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { PACKAGE_PRICE_HOURS } from '@slg/shared';
-import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { orders } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
 import { InstanceBillingJobs } from './billing-jobs.js';
 import type { ChargingRecord } from './charging-records.js';
 
@@ -22,11 +21,7 @@ afterAll(async () => {
 
 type Records = { list: ChargingRecord[]; total: number; totals: { usageFen: number; packageFen: number; diskFen: number; totalFen: number } };
 
-async function settle(seconds = 3): Promise<void> {
-  await new Reconciler(t.deps).tick();
-  t.clock.advance(seconds);
-  await new Reconciler(t.deps).tick();
-}
+const settle = (seconds = 3) => settleMachines(t, seconds);
 
 async function create(token: string, chargingRuleId: number, rentAmount = 1): Promise<string> {
   const created = await call<{ instanceId: string }>(t.app, {

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { call, createTestApp, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { hosts, instanceEvents, instances, orders, simMachines, users, vouchers } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
 import { walletsOutOfBalance } from '../billing/ledger.js';
 import type { InstanceView } from './views.js';
 
@@ -23,11 +22,7 @@ type User = { telephone: string; jwtToken: string };
 const send = <T = unknown>(user: User, method: 'POST' | 'PUT' | 'DELETE' | 'GET', url: string, payload?: Record<string, unknown>) =>
   call<T>(t.app, { method, url, token: user.jwtToken, ...(payload ? { payload } : {}) });
 
-async function settle(seconds = 4): Promise<void> {
-  await new Reconciler(t.deps).tick();
-  t.clock.advance(seconds);
-  await new Reconciler(t.deps).tick();
-}
+const settle = (seconds = 4) => settleMachines(t, seconds);
 
 async function detail(user: User, instanceId: string) {
   return send<InstanceView>(user, 'GET', `/api/v1/rental/detail?instanceId=${instanceId}`);

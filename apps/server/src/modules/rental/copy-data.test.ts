@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { DATA_DISK_MOUNT_PATH } from '@slg/shared';
-import { call, createTestApp, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { copyTasks, hosts, instances, simMachines } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
 import { simPathSizeGb } from '../../compute/sim/copies.js';
 import { AUTO_RELEASE_DAYS } from '@slg/shared';
 import { InstanceBillingJobs } from './billing-jobs.js';
@@ -37,11 +36,7 @@ const copy = (user: User, fromInstanceId: string, toInstanceId: string, path: st
   send<CopyTaskView>(user, 'POST', '/api/v1/rental/copy_data', { fromInstanceId, toInstanceId, path });
 const runJob = () => new CopyDataService(t.deps).observeRunning();
 
-async function settle(seconds = 3): Promise<void> {
-  await new Reconciler(t.deps).tick();
-  t.clock.advance(seconds);
-  await new Reconciler(t.deps).tick();
-}
+const settle = (seconds = 3) => settleMachines(t, seconds);
 
 async function customer(): Promise<User> {
   const user = await registerUser(t);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { hosts, instanceEvents, instances, orders, simMachines } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
 import { unbalancedTransactions, walletsOutOfBalance } from '../billing/ledger.js';
 import { DiskService, meterOpenDisks } from './disks.js';
 import type { DiskInfo } from './disks.js';
@@ -23,11 +22,7 @@ const db = () => t.deps.database.db;
 type User = { telephone: string; jwtToken: string };
 type Resized = DiskInfo & { orderId: string | null };
 
-async function settle(seconds = 5): Promise<void> {
-  await new Reconciler(t.deps).tick();
-  t.clock.advance(seconds);
-  await new Reconciler(t.deps).tick();
-}
+const settle = (seconds = 5) => settleMachines(t, seconds);
 
 async function fundedUser(fen: number): Promise<User> {
   const user = await registerUser(t);

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { PACKAGE_PRICE_HOURS } from '@slg/shared';
-import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { hosts, instanceEvents, instances, orders } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
 import { unbalancedTransactions, walletsOutOfBalance } from '../billing/ledger.js';
 import type { InstanceView } from './views.js';
 
@@ -24,11 +23,7 @@ const db = () => t.deps.database.db;
 type User = { telephone: string; jwtToken: string };
 type Quote = { fromGpuNum: number; toGpuNum: number; maxGpuNum: number; hostFreeGpus: number; hourlyFen: number; payable: number; refund: number; orderId?: string | null };
 
-async function settle(seconds = 5): Promise<void> {
-  await new Reconciler(t.deps).tick();
-  t.clock.advance(seconds);
-  await new Reconciler(t.deps).tick();
-}
+const settle = (seconds = 5) => settleMachines(t, seconds);
 
 async function fundedUser(fen: number): Promise<User> {
   const user = await registerUser(t);

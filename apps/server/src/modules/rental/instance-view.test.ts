@@ -5,8 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB } from '@slg/shared';
-import { call, createTestApp, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
-import { Reconciler } from '../../compute/reconciler.js';
+import { call, createTestApp, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import type { InstanceView } from './views.js';
 
 let t: TestApp;
@@ -22,11 +21,7 @@ afterAll(async () => {
   await t.close();
 });
 
-async function settle(seconds = 3): Promise<void> {
-  await new Reconciler(t.deps).tick();
-  t.clock.advance(seconds);
-  await new Reconciler(t.deps).tick();
-}
+const settle = (seconds = 3) => settleMachines(t, seconds);
 
 async function views(token: string, instanceId: string): Promise<InstanceView[]> {
   const detail = await call<InstanceView>(t.app, { method: 'GET', url: `/api/v1/rental/detail?instanceId=${instanceId}`, token });

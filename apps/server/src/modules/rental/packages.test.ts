@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, inArray } from 'drizzle-orm';
 import { PACKAGE_PRICE_HOURS } from '@slg/shared';
-import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { hosts, instanceEvents, instances, notifications, orders, users, vouchers } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
 import { unbalancedTransactions, walletsOutOfBalance } from '../billing/ledger.js';
 import { InstanceBillingJobs } from './billing-jobs.js';
 import { PackageService } from './packages.js';
@@ -27,11 +26,7 @@ afterAll(async () => {
 
 const db = () => t.deps.database.db;
 
-async function settle(seconds = 5): Promise<void> {
-  await new Reconciler(t.deps).tick();
-  t.clock.advance(seconds);
-  await new Reconciler(t.deps).tick();
-}
+const settle = (seconds = 5) => settleMachines(t, seconds);
 
 type User = { telephone: string; jwtToken: string };
 

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { call, createTestApp, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { hosts, instancePorts } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
 import { MAX_PORTS_PER_INSTANCE, type PortView } from './ports.js';
 
 let t: TestApp;
@@ -20,11 +19,7 @@ type User = { telephone: string; jwtToken: string };
 const send = <T = unknown>(user: User, method: 'POST' | 'PUT' | 'DELETE' | 'GET', url: string, payload?: Record<string, unknown>) =>
   call<T>(t.app, { method, url, token: user.jwtToken, ...(payload ? { payload } : {}) });
 
-async function settle(seconds = 3): Promise<void> {
-  await new Reconciler(t.deps).tick();
-  t.clock.advance(seconds);
-  await new Reconciler(t.deps).tick();
-}
+const settle = (seconds = 3) => settleMachines(t, seconds);
 
 async function runningInstance(): Promise<{ user: User; instanceId: string }> {
   const user = await registerUser(t);

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ErrorCodes, runCharge } from '@slg/shared';
-import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { hosts, instanceEvents, instances, simMachines } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
 import { unbalancedTransactions, walletsOutOfBalance } from '../billing/ledger.js';
 import type { InstanceView } from './views.js';
 
@@ -20,14 +19,7 @@ afterAll(async () => {
 });
 
 const db = () => t.deps.database.db;
-const reconciler = () => new Reconciler(t.deps);
-
-/** A reconciliation pass (asking the machines), then `seconds` later another (seeing where they got). */
-async function settle(seconds = 5): Promise<void> {
-  await reconciler().tick();
-  t.clock.advance(seconds);
-  await reconciler().tick();
-}
+const settle = (seconds = 5) => settleMachines(t, seconds);
 
 async function fundedUser(fen: number) {
   const user = await registerUser(t);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
+import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { instances, notifications, orders } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
 import { unbalancedTransactions, walletsOutOfBalance } from '../billing/ledger.js';
 import { InstanceBillingJobs } from './billing-jobs.js';
 import type { InstanceView } from './views.js';
@@ -26,11 +25,7 @@ type User = { telephone: string; jwtToken: string };
 const send = <T = unknown>(user: User, method: 'POST' | 'PUT' | 'DELETE' | 'GET', url: string, payload?: Record<string, unknown>) =>
   call<T>(t.app, { method, url, token: user.jwtToken, ...(payload ? { payload } : {}) });
 
-async function settle(seconds = 3): Promise<void> {
-  await new Reconciler(t.deps).tick();
-  t.clock.advance(seconds);
-  await new Reconciler(t.deps).tick();
-}
+const settle = (seconds = 3) => settleMachines(t, seconds);
 
 /** A pay-as-you-go instance that ran a moment and is off; the balance left is `left` fen. */
 async function offInstance(recharge: number): Promise<{ user: User; instanceId: string }> {
