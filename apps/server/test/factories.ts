@@ -7,7 +7,7 @@
 import { eq } from 'drizzle-orm';
 import { hosts } from '../src/db/schema/index.js';
 import { AuthService } from '../src/modules/auth/service.js';
-import { principalOf, type Principal } from '../src/modules/auth/principal.js';
+import { principalOf, type Principal } from '../src/core/principal.js';
 import { postTransaction } from '../src/modules/billing/ledger.js';
 import type { TestApp } from './helpers.js';
 

@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import { bigint, bigserial, pgTable, text } from 'drizzle-orm/pg-core';
 import { FULL_PERMISSIONS, NO_PERMISSIONS, type PermissionMap } from '@slg/shared';
 import { createTestApp, type TestApp } from '../../test/helpers.js';
-import { principalOf, type Principal } from '../modules/auth/principal.js';
-import { AppError } from '../http/errors.js';
+import { principalOf, type Principal } from '../core/principal.js';
+import { AppError } from '../core/errors.js';
 import { ownedBy, ownershipFor } from './scope.js';
 
 // A stand-in for any owned table (instances, images, ...): only the two ownership columns matter.

@@ -1,8 +1,8 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { AuthorityType } from '@slg/shared';
-import { forbidden } from '../http/errors.js';
-import { levelOf, type Principal } from '../modules/auth/principal.js';
+import { forbidden } from '../core/errors.js';
+import { levelOf, type Principal } from '../core/principal.js';
 
 /** The two columns every owned row carries (DESIGN §5). */
 export interface OwnedColumns {

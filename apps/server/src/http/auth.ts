@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_TOKEN_NOT_ALLOWED_MESSAGE, type AuthorityType } from '@slg/shared';
-import { AppError, forbidden } from './errors.js';
-import { isMainAccount, levelOf, type Principal } from '../modules/auth/principal.js';
+import { AppError, forbidden } from '../core/errors.js';
+import { isMainAccount, levelOf, type Principal } from '../core/principal.js';
 import type { Authenticated, SessionService, SignedInAccount } from '../modules/auth/sessions.js';
 import { looksLikeApiToken, type ApiTokenAuthenticator } from '../modules/tokens/authentication.js';
 

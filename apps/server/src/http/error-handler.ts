@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ErrorCodes, type ErrorCodeName } from '@slg/shared';
-import { AppError } from './errors.js';
+import { AppError } from '../core/errors.js';
 import { failure } from './envelope.js';
 import { labelOf } from './field-labels.js';
 

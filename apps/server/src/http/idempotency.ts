@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database, Transaction } from '../db/client.js';
 import type { AppDeps } from '../deps.js';
 import { idempotencyKeys } from '../db/schema/index.js';
-import { AppError } from './errors.js';
+import { AppError } from '../core/errors.js';
 import { principalOf } from './auth.js';
 
 const KEY_PATTERN = /^[\w.:-]{8,128}$/;

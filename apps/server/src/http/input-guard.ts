@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
-import { AppError } from './errors.js';
+import { AppError } from '../core/errors.js';
 import { labelOf } from './field-labels.js';
 
 /**

@@ -4,7 +4,7 @@ import { ORDER_TYPES, RECHARGE_MAX_FEN, valuesOf, type OrderTypeValue } from '@s
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireRole } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { amountField, telephoneField, text } from '../../http/fields.js';
 import { once } from '../../http/idempotency.js';
 import { pageQuery, pageSchema } from '../../http/pagination.js';

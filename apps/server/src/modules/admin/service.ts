@@ -3,11 +3,11 @@ import type { Page } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
 import { auditLogs, issueBatches, recharges, redemptionCodes, users, vouchers } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
 import { toRechargeView, type RechargeChannel, type RechargeView } from '../billing/recharges.js';
 import { generateRedeemCode } from '../vouchers/codes.js';
-import { recordAudit } from './audit.js';
+import { recordAudit } from '../../core/audit.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 

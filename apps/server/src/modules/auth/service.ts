@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
 import { users, wallets } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { SmsCodeService } from '../sms/service.js';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';

@@ -4,9 +4,9 @@ import { createSigner, createVerifier } from 'fast-jwt';
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
 import { refreshTokens, revokedSessions, users } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { randomToken, sha256Hex } from '../../lib/crypto.js';
-import { principalOf, type Principal } from './principal.js';
+import { principalOf, type Principal } from '../../core/principal.js';
 import { SessionChecks } from './session-checks.js';
 
 const ISSUER = 'suanligang';

@@ -1,8 +1,8 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Executor, Transaction } from '../../db/client.js';
 import { ledgerEntries, ledgerTransactions, users, wallets, type PlatformAccount } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
-import type { Principal } from '../auth/principal.js';
+import { AppError } from '../../core/errors.js';
+import type { Principal } from '../../core/principal.js';
 
 export type LedgerType = 'CONSUME' | 'RECHARGE' | 'REFUND' | 'WITHDRAW' | 'TRANSFER' | 'GIFT';
 export type LedgerChannel = 'WECHAT' | 'ALIPAY' | 'BANK' | 'BALANCE' | 'VOUCHER' | 'GIFT';

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { Database, Executor } from '../../db/client.js';
 import { ledgerEntries, ledgerTransactions, orders, vouchers } from '../../db/schema/index.js';
 import { ownedBy } from '../../db/scope.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../core/principal.js';
 import type { Order, Voucher } from './orders.js';
 
 export const orderSummarySchema = z.object({

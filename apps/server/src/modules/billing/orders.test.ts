@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { call, createTestApp, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
 import { vouchers, wallets } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { userIdOf } from '../invoices/test-factories.js';
 import { postTransaction, unbalancedTransactions, walletsOutOfBalance } from './ledger.js';
 import { OrderService, type OpenOrderInput } from './orders.js';

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gt, gte, isNull, lte, or, sql } from 'drizzle-orm';
 import type { OrderBillingTypeValue, OrderTypeValue } from '@slg/shared';
 import type { Executor, Transaction } from '../../db/client.js';
 import { orders, vouchers, type OrderItem } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { assertPositiveFen, postTransaction } from './ledger.js';
 import { newOrderNo } from './numbers.js';

@@ -5,12 +5,12 @@ import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { recharges } from '../../db/schema/index.js';
 import { ownedBy } from '../../db/scope.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
 import type { CreatedPayment, GatewayName, NotificationRequest, PaymentGateway, VerifiedNotification } from '../../providers/payments/provider.js';
 import { PaymentGatewayError, PaymentNotifyError } from '../../providers/payments/provider.js';
-import type { Principal } from '../auth/principal.js';
-import { recordAudit } from '../admin/audit.js';
+import type { Principal } from '../../core/principal.js';
+import { recordAudit } from '../../core/audit.js';
 import { payingWalletOf, postTransaction, type LedgerChannel } from './ledger.js';
 import { newRechargeId, RECHARGE_ID_PATTERN } from './numbers.js';
 

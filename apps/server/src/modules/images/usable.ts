@@ -2,8 +2,8 @@ import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { isPrivateImageId } from '@slg/shared';
 import type { Executor } from '../../db/client.js';
 import { imageShares, privateImages, publicImages } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
-import { levelOf, type Principal } from '../auth/principal.js';
+import { AppError } from '../../core/errors.js';
+import { levelOf, type Principal } from '../../core/principal.js';
 
 /** An image an instance can be built from: a public image, or a private one the caller may use. */
 export interface UsableImage {

@@ -16,10 +16,10 @@ import {
   users,
   wallets,
 } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
-import type { Principal } from '../auth/principal.js';
-import { recordAudit } from '../admin/audit.js';
+import type { Principal } from '../../core/principal.js';
+import { recordAudit } from '../../core/audit.js';
 import {
   CLAIMING_STATUSES,
   INVOICE_MIN_FEN,

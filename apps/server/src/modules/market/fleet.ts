@@ -4,10 +4,10 @@ import type { AppDeps } from '../../deps.js';
 import type { Transaction } from '../../db/client.js';
 import { cpuModels, gpuModels, hosts, instances, zones } from '../../db/schema/index.js';
 import { sqlStateOf } from '../../http/error-handler.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
 import { RUNNING_STATUSES } from '../../compute/state-machine.js';
-import { recordAudit } from '../admin/audit.js';
+import { recordAudit } from '../../core/audit.js';
 import { pricePerGpuFen, type PriceSource } from '../rental/pricing.js';
 
 type HostRow = typeof hosts.$inferSelect;

@@ -4,7 +4,7 @@ import { MONITOR_METRICS } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { text } from '../../http/fields.js';
 import { instanceIdField } from '../rental/routes.js';
 import { MetricsUnavailableError } from './metrics-source.js';

@@ -3,8 +3,8 @@ import { MONITOR_METRICS, type MonitorMetricValue } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import { hosts, instances, publicImages } from '../../db/schema/index.js';
 import { ownedBy } from '../../db/scope.js';
-import { AppError, badRequest } from '../../http/errors.js';
-import type { Principal } from '../auth/principal.js';
+import { AppError, badRequest } from '../../core/errors.js';
+import type { Principal } from '../../core/principal.js';
 import type { MetricSeries, MonitoredInstance } from './metrics-source.js';
 
 /** The bounds of one query (the console asks for at most 7 days at about 360 points). */

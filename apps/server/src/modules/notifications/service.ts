@@ -7,7 +7,7 @@ import { gpuModels, instances, notifications, reminders, stockSubscriptions, use
 import { paged, type PageQuery } from '../../http/pagination.js';
 import { SmsSendError } from '../../providers/sms/provider.js';
 import type { SmsNotice, SmsNoticeKind } from '../../providers/sms/notices.js';
-import { isMainAccount, type Principal } from '../auth/principal.js';
+import { isMainAccount, type Principal } from '../../core/principal.js';
 
 /** What the platform tells users about; the kinds with an SMS name their notice template. */
 export const NOTIFICATION_KINDS = {

@@ -4,7 +4,7 @@ import type { AppDeps } from '../../deps.js';
 import { accountOf, principalOf, spendableBalanceOf } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { amountField } from '../../http/fields.js';
-import { isMainAccount } from '../auth/principal.js';
+import { isMainAccount } from '../../core/principal.js';
 import {
   REMIND_TYPE_LABELS,
   REMIND_TYPES,

@@ -16,8 +16,8 @@ import {
 } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import { instances, notifications, reminders, users, wallets } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
-import type { Principal } from '../auth/principal.js';
+import { AppError } from '../../core/errors.js';
+import type { Principal } from '../../core/principal.js';
 import { chinaDateTime, NotificationService, type NewNotification } from '../notifications/service.js';
 
 const DAY_MS = 86_400_000;

@@ -10,7 +10,7 @@ import { principalOf, requireAuthority } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { text } from '../../http/fields.js';
 import { paged, pageQuery, pageSchema, type PageQuery } from '../../http/pagination.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../core/principal.js';
 
 /** Orders that moved money: an unpaid or cancelled one never did. */
 const SETTLED_STATUSES = ['PAID', 'PLACED', 'REFUNDED'];

@@ -6,10 +6,10 @@ import type { AppDeps } from '../../deps.js';
 import { copyTasks, instances, zones } from '../../db/schema/index.js';
 import { ownedBy, ownershipFor } from '../../db/scope.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { DriverError, type ObservedCopy } from '../../compute/driver.js';
 import { assertAllowed } from '../../compute/state-machine.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../core/principal.js';
 import { RentalService } from './service.js';
 
 export type CopyStatus = 'running' | 'done' | 'failed' | 'cancelled';

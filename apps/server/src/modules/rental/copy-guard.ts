@@ -2,7 +2,7 @@ import { and, eq, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Executor } from '../../db/client.js';
 import { copyTasks, instances } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 
 /** The operations that would destroy or cut an end of a running 跨实例拷贝, by the verb their refusal ends with. */
 const GUARDED_VERBS = {

@@ -5,9 +5,9 @@ import type { Transaction } from '../../db/client.js';
 import { instancePorts, instances } from '../../db/schema/index.js';
 import { ownedBy } from '../../db/scope.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { DriverError } from '../../compute/driver.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../core/principal.js';
 import { RentalService } from './service.js';
 
 /** Custom service ports one instance may expose. */

@@ -3,8 +3,8 @@ import { AUTO_RELEASE_DAYS, formatYuan, SYSTEM_DISK_GB, USAGE_CHARGING_RULE_ID }
 import type { AppDeps } from '../../deps.js';
 import type { Transaction } from '../../db/client.js';
 import { instances, wallets } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
-import type { Principal } from '../auth/principal.js';
+import { AppError } from '../../core/errors.js';
+import type { Principal } from '../../core/principal.js';
 import { OrderService } from '../billing/orders.js';
 import { chinaDateTime, NotificationService } from '../notifications/service.js';
 import type { InstanceRow } from './metering.js';

@@ -4,7 +4,7 @@ import {
   REDEEM_FAILURE_WINDOW_SECONDS,
   REDEEM_MAX_FAILURES,
 } from '@slg/shared';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import type { AttemptRule } from './attempts.js';
 
 /**

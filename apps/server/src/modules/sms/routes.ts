@@ -5,7 +5,7 @@ import { HUMAN_CHECK_PROVIDERS } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { principalOf, requireMainAccount } from '../../http/auth.js';
 import { countryCodeField, smsCodeField, smsTypeField, telephoneField } from '../../http/fields.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';

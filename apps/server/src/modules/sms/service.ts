@@ -10,7 +10,7 @@ import {
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
 import { smsCodes } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { hmacHex, randomDigits, safeEqualHex } from '../../lib/crypto.js';
 import { SmsSendError } from '../../providers/sms/provider.js';
 import { takeAttempt } from '../security/attempts.js';

@@ -4,9 +4,9 @@ import type { AppDeps } from '../../deps.js';
 import { sshKeys, users } from '../../db/schema/index.js';
 import { ownedBy, ownershipFor } from '../../db/scope.js';
 import { isUniqueViolation, violatedConstraint } from '../../db/errors.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../core/principal.js';
 import { parseOpenSshPublicKey } from './openssh.js';
 
 export interface NewSshKey {

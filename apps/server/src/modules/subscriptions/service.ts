@@ -5,9 +5,9 @@ import type { AppDeps } from '../../deps.js';
 import { gpuModels, hosts, stockSubscriptions, users, zones } from '../../db/schema/index.js';
 import { ownedBy, ownershipFor } from '../../db/scope.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../core/principal.js';
 import { chinaDateTime, NotificationService, stockAlertDedupeKey, type NewNotification } from '../notifications/service.js';
 
 export interface StockAlertInput {

@@ -3,7 +3,7 @@ import { AccountType, API_TOKEN_PREFIX, ApiTokenStatus } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import { apiTokens, users, wallets } from '../../db/schema/index.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { principalOf } from '../auth/principal.js';
+import { principalOf } from '../../core/principal.js';
 import type { Authenticated } from '../auth/sessions.js';
 
 /** `slg_` and 32 random bytes in base64url (43 characters). */

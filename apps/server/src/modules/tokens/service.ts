@@ -3,10 +3,10 @@ import { API_TOKEN_PREFIX, ApiTokenStatus, MAX_API_TOKENS, type Page } from '@sl
 import type { AppDeps } from '../../deps.js';
 import { apiTokens, users } from '../../db/schema/index.js';
 import { isUniqueViolation } from '../../db/errors.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
 import { randomToken, sha256Hex } from '../../lib/crypto.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../core/principal.js';
 import { ApiTokenAuthenticator } from './authentication.js';
 
 /** A token as the console lists it: never the secret nor its hash. */

@@ -6,7 +6,7 @@ import { PRIVATE_UPLOAD_MAX_BYTES, PRIVATE_UPLOAD_MESSAGES, PRIVATE_UPLOAD_PURPO
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireMainAccount, requireRole } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { PrivateUploadService, type PrivateUploadRow } from './service.js';
 import { UPLOAD_TEXTS } from './texts.js';
 

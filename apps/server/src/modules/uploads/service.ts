@@ -5,10 +5,10 @@ import { detectPrivateUploadType, PRIVATE_UPLOAD_MAX_BYTES, PRIVATE_UPLOAD_MESSA
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
 import { privateUploads, users } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { createPrivateStorage, newStorageKey, type PrivateStorage } from '../../providers/storage/index.js';
-import { recordAudit } from '../admin/audit.js';
-import type { Principal } from '../auth/principal.js';
+import { recordAudit } from '../../core/audit.js';
+import type { Principal } from '../../core/principal.js';
 import { UPLOAD_TEXTS } from './texts.js';
 
 /** Uploads an account may make in 24 hours: plenty for a few tries at each document, not a free disk. */

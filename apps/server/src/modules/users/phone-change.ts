@@ -9,10 +9,10 @@ import {
 import type { AppDeps } from '../../deps.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { smsCodes, users } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { text } from '../../http/fields.js';
 import { hmacHex, safeEqualHex } from '../../lib/crypto.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../core/principal.js';
 import { SessionService } from '../auth/sessions.js';
 import { SmsCodeService } from '../sms/service.js';
 

@@ -3,8 +3,8 @@ import { AccountType, grantedAuthorities, maskTelephone, type PermissionMap } fr
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../db/client.js';
 import { users, wallets } from '../../db/schema/index.js';
-import { AppError, notFound } from '../../http/errors.js';
-import type { Principal } from '../auth/principal.js';
+import { AppError, notFound } from '../../core/errors.js';
+import type { Principal } from '../../core/principal.js';
 import { hashPassword, verifyPassword } from '../auth/passwords.js';
 import { SessionService, type SignedInAccount } from '../auth/sessions.js';
 import { giveBackAttempt, takeAttempt } from '../security/attempts.js';

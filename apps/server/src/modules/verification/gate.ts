@@ -2,8 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import type { Config } from '../../config.js';
 import type { Executor } from '../../db/client.js';
 import { verifications } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
-import type { Principal } from '../auth/principal.js';
+import { AppError } from '../../core/errors.js';
+import type { Principal } from '../../core/principal.js';
 
 /**
  * The one check of REQUIRE_VERIFICATION: with it on, an account whose main account has no APPROVED

@@ -4,11 +4,11 @@ import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { isUniqueViolation, violatedConstraint } from '../../db/errors.js';
 import { privateUploads, users, verifications } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
-import { recordAudit } from '../admin/audit.js';
+import { recordAudit } from '../../core/audit.js';
 import { NotificationService } from '../notifications/service.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../../core/principal.js';
 import { VERIFICATION_TEXTS as T } from './texts.js';
 import {
   adminViewOf,

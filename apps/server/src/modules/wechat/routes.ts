@@ -5,7 +5,7 @@ import type { AppDeps } from '../../deps.js';
 import { principalOf, requireMainAccount } from '../../http/auth.js';
 import { countryCodeField, smsCodeField, telephoneField, text } from '../../http/fields.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { OPTIONAL_SIGN_IN_SECURITY } from '../../http/openapi.js';
 import { devWechatClient, inProcessFetch } from '../../providers/oauth/dev.js';
 import type { FetchLike, OAuthProvider } from '../../providers/oauth/provider.js';

@@ -14,7 +14,7 @@ import { SessionService } from '../auth/sessions.js';
 import { DEV_OAUTH_PREFIX, DEV_WECHAT_APP_ID, DEV_WECHAT_APP_SECRET, DEV_WECHAT_USERS, devUnionId } from '../../providers/oauth/dev.js';
 import { OAuthError } from '../../providers/oauth/provider.js';
 import { WechatOAuthClient, cleanNickname } from '../../providers/oauth/wechat.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../core/errors.js';
 import { AuthService } from '../auth/service.js';
 import { WECHAT_BIND_PAGE, WechatService, type WechatBinding } from './service.js';
 

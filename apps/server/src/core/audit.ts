@@ -1,5 +1,5 @@
-import type { Executor } from '../../db/client.js';
-import { auditLogs } from '../../db/schema/index.js';
+import type { Executor } from '../db/client.js';
+import { auditLogs } from '../db/schema/index.js';
 
 export interface AuditRecord {
   actorId: number;
