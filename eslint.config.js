@@ -16,6 +16,22 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
+  // The server's floors: core/ (errors, principal, audit), db/ and compute/ (drivers, the loop) never reach
+  // up into http/ or modules/; the instance lifecycle lives with the instances module (modules/rental).
+  {
+    files: ['apps/server/src/core/**/*.ts', 'apps/server/src/db/**/*.ts', 'apps/server/src/compute/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { regex: '(^|/)(modules|http)/', message: 'core/, db/ and compute/ are lower floors: they import nothing from http/ or modules/.' },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },

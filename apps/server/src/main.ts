@@ -9,7 +9,7 @@ import { platformJobs, startJobs } from './jobs/scheduler.js';
 import { applyOperatorTelephones } from './modules/users/service.js';
 import type { AppDeps } from './deps.js';
 import { createComputeRuntime } from './compute/index.js';
-import { Reconciler } from './compute/reconciler.js';
+import { Reconciler } from './modules/rental/reconciler.js';
 import { startReconcileLoop } from './compute/loop.js';
 import { seedSimFleet } from './compute/sim/fleet.js';
 import { zones } from './db/schema/index.js';

@@ -8,7 +8,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORD_MAX_FAILURES, REDEEM_MAX_FAILURES, SMS_MAX_CHECKS } from '@slg/shared';
 import { hosts, instances, smsCodes } from '../src/db/schema/index.js';
-import { Reconciler } from '../src/compute/reconciler.js';
+import { Reconciler } from '../src/modules/rental/reconciler.js';
 import { createTestApp, listenLocally, rechargeThroughSandbox, registerUser, sendCode, TEST_PASSWORD, uniquePhone, type TestApp } from './helpers.js';
 
 interface Answer {

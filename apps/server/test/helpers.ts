@@ -11,7 +11,7 @@ import { createPaymentGateways } from '../src/providers/payments/index.js';
 import type { AppDeps } from '../src/deps.js';
 import { createComputeRuntime } from '../src/compute/index.js';
 import { seedSimFleet } from '../src/compute/sim/fleet.js';
-import { Reconciler } from '../src/compute/reconciler.js';
+import { Reconciler } from '../src/modules/rental/reconciler.js';
 import { zones } from '../src/db/schema/index.js';
 import type { SmsProvider } from '../src/providers/sms/provider.js';
 import type { GatewayName, PaymentGateway } from '../src/providers/payments/provider.js';

@@ -19,7 +19,7 @@ import fc from 'fast-check';
 import { TIME_PACKAGE_COUNTS, TIME_PACKAGE_KEYS, type PackageKey } from '@slg/shared';
 import type { Transaction } from '../src/db/client.js';
 import { instances, wallets } from '../src/db/schema/index.js';
-import { Reconciler } from '../src/compute/reconciler.js';
+import { Reconciler } from '../src/modules/rental/reconciler.js';
 import type { Principal } from '../src/core/principal.js';
 import { unbalancedTransactions, walletsOutOfBalance } from '../src/modules/billing/ledger.js';
 import { GpuCountService } from '../src/modules/rental/gpu-count.js';

@@ -1,5 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Reconciler } from './reconciler.js';
+
+/** What the loop drives: one pass of bringing the machines and the database together. */
+export interface ReconcilePass {
+  tick(): Promise<unknown>;
+}
 
 /**
  * Runs reconciliation passes every `intervalMs`, and at once when the process's API asked for
@@ -7,7 +11,7 @@ import type { Reconciler } from './reconciler.js';
  * Returns a stop function.
  */
 export function startReconcileLoop(
-  reconciler: Reconciler,
+  reconciler: ReconcilePass,
   onWake: (listener: () => void) => void,
   log: FastifyBaseLogger,
   intervalMs = 1000,

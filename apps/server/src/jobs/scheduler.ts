@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 import { claimJobRun } from './leases.js';
-import { Reconciler } from '../compute/reconciler.js';
+import { Reconciler } from '../modules/rental/reconciler.js';
 import type { AppDeps } from '../deps.js';
 import { RechargeService } from '../modules/billing/recharges.js';
 import { PackageService } from '../modules/rental/packages.js';

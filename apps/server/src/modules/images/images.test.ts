@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { PRIVATE_IMAGE_QUOTA_GB } from '@slg/shared';
 import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, settleMachines, type TestApp, uniquePhone } from '../../../test/helpers.js';
 import { hosts, instanceEvents, instances, privateImages, simImages, simMachines } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
+import { Reconciler } from '../rental/reconciler.js';
 import type { InstanceView } from '../rental/views.js';
 import type { PrivateImageView } from './service.js';
 

@@ -6,7 +6,7 @@ import { cpuModels, gpuModels, hosts, instances, zones } from '../../db/schema/i
 import { sqlStateOf } from '../../http/error-handler.js';
 import { AppError } from '../../core/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
-import { RUNNING_STATUSES } from '../../compute/state-machine.js';
+import { RUNNING_STATUSES } from '../rental/state-machine.js';
 import { recordAudit } from '../../core/audit.js';
 import { pricePerGpuFen, type PriceSource } from '../rental/pricing.js';
 

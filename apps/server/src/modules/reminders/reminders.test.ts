@@ -8,7 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import { PACKAGE_PRICE_HOURS, type ReminderSettings, type ReminderView } from '@slg/shared';
 import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
 import { notifications, reminders, users } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
+import { Reconciler } from '../rental/reconciler.js';
 import { NotificationService } from '../notifications/service.js';
 import { ReminderService } from './service.js';
 

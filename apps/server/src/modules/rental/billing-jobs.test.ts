@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { ErrorCodes, runCharge, type Page } from '@slg/shared';
 import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { hosts, instances, ledgerEntries, notifications, orders, simMachines, smsOutbox } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
+import { Reconciler } from './reconciler.js';
 import { claimJobRun } from '../../jobs/leases.js';
 import { unbalancedTransactions, walletsOutOfBalance } from '../billing/ledger.js';
 import { ARREARS_REASON, InstanceBillingJobs } from './billing-jobs.js';

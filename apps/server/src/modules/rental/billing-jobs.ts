@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, notExists, or } from
 import { AUTO_RELEASE_DAYS, formatYuan, RELEASE_WARNING_DAYS, USAGE_CHARGING_RULE_ID } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import { copyTasks, instanceEvents, instancePorts, instances, wallets } from '../../db/schema/index.js';
-import { assertAllowed, RUNNING_STATUSES } from '../../compute/state-machine.js';
+import { assertAllowed, RUNNING_STATUSES } from './state-machine.js';
 import { chinaDateTime, NotificationService, type NewNotification } from '../notifications/service.js';
 import { meterOpenRuns, type InstanceRow, type MeteringPassResult } from './metering.js';
 import { RentalService } from './service.js';

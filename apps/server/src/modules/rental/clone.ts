@@ -5,7 +5,7 @@ import type { Executor, Transaction } from '../../db/client.js';
 import { instances } from '../../db/schema/index.js';
 import { ownedBy } from '../../db/scope.js';
 import { AppError } from '../../core/errors.js';
-import { assertAllowed } from '../../compute/state-machine.js';
+import { assertAllowed } from './state-machine.js';
 import type { Principal } from '../../core/principal.js';
 import { DiskService } from './disks.js';
 import type { InstanceRow } from './metering.js';

@@ -8,7 +8,7 @@ import { ownedBy, ownershipFor } from '../../db/scope.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../core/errors.js';
 import { DriverError, type ObservedCopy } from '../../compute/driver.js';
-import { assertAllowed } from '../../compute/state-machine.js';
+import { assertAllowed } from './state-machine.js';
 import type { Principal } from '../../core/principal.js';
 import { RentalService } from './service.js';
 

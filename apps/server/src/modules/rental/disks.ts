@@ -6,7 +6,7 @@ import { hosts, instances, wallets } from '../../db/schema/index.js';
 import { ownedBy } from '../../db/scope.js';
 import { AppError } from '../../core/errors.js';
 import { DriverError } from '../../compute/driver.js';
-import { assertAllowed } from '../../compute/state-machine.js';
+import { assertAllowed } from './state-machine.js';
 import type { Principal } from '../../core/principal.js';
 import { OrderService } from '../billing/orders.js';
 import type { InstanceRow } from './metering.js';

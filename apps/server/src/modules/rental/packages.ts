@@ -17,7 +17,7 @@ import type { Executor, Transaction } from '../../db/client.js';
 import { gpuModels, hosts, instances, orders } from '../../db/schema/index.js';
 import { ownedBy, ownershipFor } from '../../db/scope.js';
 import { AppError } from '../../core/errors.js';
-import { assertAllowed, RUNNING_STATUSES } from '../../compute/state-machine.js';
+import { assertAllowed, RUNNING_STATUSES } from './state-machine.js';
 import type { Principal } from '../../core/principal.js';
 import { OrderService, type Order } from '../billing/orders.js';
 import { chinaDateTime, NotificationService, type NewNotification } from '../notifications/service.js';

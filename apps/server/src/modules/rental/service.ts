@@ -29,7 +29,7 @@ import { randomPassword } from '../../lib/crypto.js';
 import { openRootPassword, sealRootPassword } from './password.js';
 import { chinaDateTime } from '../notifications/service.js';
 import { DriverError } from '../../compute/driver.js';
-import { assertAllowed, RUNNING_STATUSES, type UserAction } from '../../compute/state-machine.js';
+import { assertAllowed, RUNNING_STATUSES, type UserAction } from './state-machine.js';
 import type { Principal } from '../../core/principal.js';
 import { payingWalletOf } from '../billing/ledger.js';
 import { OrderService, type Order, type VoucherChoice } from '../billing/orders.js';
@@ -140,7 +140,7 @@ function likeEscaped(text: string): string {
 
 /**
  * Container instances (DESIGN §7): what users ask for is written here, in one transaction with its
- * money and its GPUs; the reconciler (compute/reconciler.ts) makes the machines follow.
+ * money and its GPUs; the reconciler (reconciler.ts) makes the machines follow.
  */
 export class RentalService {
   private readonly orders: OrderService;

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { ErrorCodes, MAX_SSH_KEYS, NO_PERMISSIONS, SSH_KEY_NAME_MESSAGE, type Page } from '@slg/shared';
 import { call, createTestApp, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
 import { simMachines, sshKeys, users, wallets } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
+import { Reconciler } from '../rental/reconciler.js';
 import { SessionService } from '../auth/sessions.js';
 import { parseOpenSshPublicKey, SSH_KEY_MESSAGES } from './openssh.js';
 import type { SshKeyView } from './service.js';

@@ -4,7 +4,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { call, createTestApp, eventually, rechargeThroughSandbox, registerUser, sendCode, type TestApp } from '../../../test/helpers.js';
 import { apiTokens, instances, recharges, simMachines, sshKeys, users, wallets } from '../../db/schema/index.js';
 import { rowsOf } from '../../db/client.js';
-import { Reconciler } from '../../compute/reconciler.js';
+import { Reconciler } from '../rental/reconciler.js';
 import { unbalancedTransactions, walletsOutOfBalance } from '../billing/ledger.js';
 import { SUB_ACCOUNT_DELETION } from './deletion.js';
 

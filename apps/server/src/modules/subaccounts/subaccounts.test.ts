@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { NO_PERMISSIONS } from '@slg/shared';
 import { call, createTestApp, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
 import { instances, wallets } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
+import { Reconciler } from '../rental/reconciler.js';
 import { unbalancedTransactions, walletsOutOfBalance } from '../billing/ledger.js';
 import type { SubAccountView } from './service.js';
 

@@ -3,7 +3,7 @@ import { and, eq, isNull, like, sql } from 'drizzle-orm';
 import { ErrorCodes, MAX_WAITING_STOCK_ALERTS, NO_PERMISSIONS, type Page } from '@slg/shared';
 import { call, createTestApp, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
 import { gpuModels, hosts, notifications, smsOutbox, stockSubscriptions, users, wallets, zones } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
+import { Reconciler } from '../rental/reconciler.js';
 import { SessionService } from '../auth/sessions.js';
 import { fitSmsVariable, stockAlertDedupeKey } from '../notifications/service.js';
 import { noticeParamList, noticeParamMap } from '../../providers/sms/notices.js';

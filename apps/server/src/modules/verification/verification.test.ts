@@ -6,7 +6,7 @@ import { eq } from 'drizzle-orm';
 import { ErrorCodes, IDENTITY_MESSAGES as M } from '@slg/shared';
 import { call, createTestApp, loginToken, rechargeThroughSandbox, type TestApp } from '../../../test/helpers.js';
 import { auditLogs, verifications } from '../../db/schema/index.js';
-import { Reconciler } from '../../compute/reconciler.js';
+import { Reconciler } from '../rental/reconciler.js';
 import { makeOperator } from '../invoices/test-factories.js';
 import { mainAccount, PDF, subAccountToken, uploaded, type Account } from './test-factories.js';
 

@@ -1,14 +1,14 @@
 import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { isPrivateImageId, USAGE_CHARGING_RULE_ID, type GpuMode, type InstanceOperation } from '@slg/shared';
-import type { AppDeps } from '../deps.js';
-import type { Transaction } from '../db/client.js';
-import { gpuModels, hosts, instanceEvents, instancePorts, instances, privateImages, publicImages } from '../db/schema/index.js';
-import { settleRun, type InstanceRow } from '../modules/rental/metering.js';
-import { openRootPassword } from '../modules/rental/password.js';
-import { hourlyRateFen } from '../modules/rental/pricing.js';
-import { priceSourceOf } from '../modules/rental/views.js';
-import { authorizedKeysByCreator } from '../modules/ssh-keys/repository.js';
-import { DriverError, type MachineSpec, type ObservedImage, type ObservedMachine } from './driver.js';
+import type { AppDeps } from '../../deps.js';
+import type { Transaction } from '../../db/client.js';
+import { gpuModels, hosts, instanceEvents, instancePorts, instances, privateImages, publicImages } from '../../db/schema/index.js';
+import { settleRun, type InstanceRow } from './metering.js';
+import { openRootPassword } from './password.js';
+import { hourlyRateFen } from './pricing.js';
+import { priceSourceOf } from './views.js';
+import { authorizedKeysByCreator } from '../ssh-keys/repository.js';
+import { DriverError, type MachineSpec, type ObservedImage, type ObservedMachine } from '../../compute/driver.js';
 import { gpusKeptWhenOff, RUNNING_STATUSES, statusAfter } from './state-machine.js';
 
 export interface ReconcilerOptions {

@@ -8,7 +8,7 @@ import {
   type InstanceStatusValue,
   type InstanceUserAction,
 } from '@slg/shared';
-import { AppError } from '../core/errors.js';
+import { AppError } from '../../core/errors.js';
 
 /**
  * The instance state machine (DESIGN §7), in one place. Every API operation and every job asks
