@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, notExists, or } from 'drizzle-orm';
 import { AUTO_RELEASE_DAYS, formatYuan, RELEASE_WARNING_DAYS, USAGE_CHARGING_RULE_ID } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
-import { copyTasks, instanceEvents, instancePorts, instances, wallets } from '../../db/schema/index.js';
+import { copyTasks, instancePorts, instances, wallets } from '../../db/schema/index.js';
 import { assertAllowed, RUNNING_STATUSES } from './state-machine.js';
+import { recordInstanceEvents } from './events.js';
 import { chinaDateTime, NotificationService, type NewNotification } from '../notifications/service.js';
 import { meterOpenRuns, type InstanceRow, type MeteringPassResult } from './metering.js';
 import { RentalService } from './service.js';
@@ -267,7 +268,8 @@ export class InstanceBillingJobs {
         })
         .where(inArray(instances.id, ids));
       await tx.delete(instancePorts).where(inArray(instancePorts.instanceRowId, ids));
-      await tx.insert(instanceEvents).values(
+      await recordInstanceEvents(
+        tx,
         due.map((instance) => ({
           instanceRowId: instance.id,
           type: 'RELEASE',
@@ -275,8 +277,8 @@ export class InstanceBillingJobs {
           toStatus: 'DestroyStarted',
           detail: `${AUTO_RELEASE_REASON}，系统盘与数据盘数据将被删除`,
           actorId: null,
-          createdAt: now,
         })),
+        now,
       );
       const at = chinaDateTime(now);
       await this.notifications.record(

@@ -2,7 +2,8 @@ import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizz
 import { isPrivateImageId, USAGE_CHARGING_RULE_ID, type GpuMode, type InstanceOperation } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Transaction } from '../../db/client.js';
-import { gpuModels, hosts, instanceEvents, instancePorts, instances, privateImages, publicImages } from '../../db/schema/index.js';
+import { recordInstanceEvents } from './events.js';
+import { gpuModels, hosts, instancePorts, instances, privateImages, publicImages } from '../../db/schema/index.js';
 import { settleRun, type InstanceRow } from './metering.js';
 import { openRootPassword } from './password.js';
 import { hourlyRateFen } from './pricing.js';
@@ -242,15 +243,7 @@ export class Reconciler {
   }
 
   private async event(tx: Transaction, instance: InstanceRow, type: string, toStatus: string | null, detail: string): Promise<void> {
-    await tx.insert(instanceEvents).values({
-      instanceRowId: instance.id,
-      type,
-      fromStatus: instance.status,
-      toStatus,
-      detail,
-      actorId: null,
-      createdAt: this.deps.now(),
-    });
+    await recordInstanceEvents(tx, [{ instanceRowId: instance.id, type, fromStatus: instance.status, toStatus, detail, actorId: null }], this.deps.now());
   }
 
   /** How the instance list names an image: a public image's name, a private image's name, else its id. */

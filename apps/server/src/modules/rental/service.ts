@@ -20,6 +20,7 @@ import {
 } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
+import { recordInstanceEvents } from './events.js';
 import { gpuModels, hosts, instanceEvents, instancePorts, instances, privateImages, publicImages, wallets, zones } from '../../db/schema/index.js';
 import { ownedBy, ownershipFor } from '../../db/scope.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -515,7 +516,7 @@ export class RentalService {
     detail: string,
     actorId: number | null,
   ): Promise<void> {
-    await executor.insert(instanceEvents).values({ instanceRowId, type, fromStatus, toStatus, detail, actorId, createdAt: this.deps.now() });
+    await recordInstanceEvents(executor, [{ instanceRowId, type, fromStatus, toStatus, detail, actorId }], this.deps.now());
   }
 
   // ---- operations ---------------------------------------------------------------------------------
