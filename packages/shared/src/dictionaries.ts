@@ -89,6 +89,24 @@ export const ORDER_TYPES = [
 ] as const satisfies Dictionary<string>;
 export type OrderTypeValue = DictValue<typeof ORDER_TYPES>;
 
+/**
+ * The order types the platform places today: instances (new, clone, renewal, GPU-count upgrade, charging
+ * switches), data disks and the storage fee of a kept instance. The rest of ORDER_TYPES come with the
+ * products that place them (elastic deployments, time packages, models); filters offer only these.
+ */
+const PLACED_ORDER_TYPE_VALUES: readonly OrderTypeValue[] = [
+  'NEW_PURCHASE',
+  'CLONE_INSTANCE',
+  'RENEWAL_CONTAINER',
+  'UPGRADE_CONTAINER',
+  'SWITCH_TO_USAGE',
+  'SWITCH_TO_BUYOUT',
+  'EXPAND_DISK',
+  'SHRINK_DISK',
+  'NEW_STORAGE',
+];
+export const PLACED_ORDER_TYPES = ORDER_TYPES.filter((type) => PLACED_ORDER_TYPE_VALUES.includes(type.value));
+
 export const ORDER_BILLING_TYPES = [
   { value: 'USAGE', label: '按量计费' },
   { value: 'BUYOUT', label: '包年包月' },

@@ -218,6 +218,19 @@ describe('a failed refresh of a loaded list', () => {
 });
 
 describe('list filters', () => {
+  it('账单明细 filters by the order types the platform places, none of a product not built yet', async () => {
+    mockApi({ 'GET /bills': () => page([]) });
+    renderPage(<BillsPage />, '/x');
+    await screen.findByText('暂无账单');
+    fireEvent.mouseDown(screen.getByRole('combobox', { name: '订单类型' }));
+    const options = await waitFor(() => {
+      const found = [...document.querySelectorAll('.ant-select-item-option')].map((option) => option.textContent ?? '');
+      if (found.length === 0) throw new Error('the 订单类型 dropdown did not open');
+      return found;
+    });
+    expect(options).toEqual(['新购实例', '克隆实例', '转按量计费', '转包年包月', '新购存储', '扩容数据盘', '缩容数据盘', '实例升配', '实例续费']);
+  });
+
   it('send page, pageSize 10 and the filters from the URL, with whole local days as the time range', async () => {
     const api = mockApi({ 'GET /order': () => page([]) });
     renderPage(<OrdersPage />, '/x?status=UNPAID&type=NEW_PURCHASE&orderNo=2025&from=2025-01-01&to=2025-01-31&page=2');

@@ -1,6 +1,6 @@
 import { ListEmpty } from '../shared/ListEmpty';
 import { DownloadOutlined } from '@ant-design/icons';
-import { isDictValue, labelOf, ORDER_BILLING_TYPES, ORDER_TYPES } from '@slg/shared';
+import { isDictValue, labelOf, ORDER_BILLING_TYPES, ORDER_TYPES, PLACED_ORDER_TYPES } from '@slg/shared';
 import { useMutation } from '@tanstack/react-query';
 import { Button, Card, type TableColumnsType } from 'antd';
 import { Link } from 'react-router';
@@ -77,7 +77,7 @@ function BillsPage() {
       />
       <Card>
         <FilterBar onReset={list.reset}>
-          <DictSelect label={T.filters.orderType} dict={ORDER_TYPES} value={orderTypeValue} width={200} onChange={(value) => list.setFilters({ orderType: value })} />
+          <DictSelect label={T.filters.orderType} dict={PLACED_ORDER_TYPES} value={orderTypeValue} width={200} onChange={(value) => list.setFilters({ orderType: value })} />
           <DayRangeFilter from={from} to={to} onChange={(days) => list.setFilters(days)} />
         </FilterBar>
         <DataTable<BillDto>
