@@ -9,8 +9,10 @@ import type { WechatPayOptions } from './providers/payments/wechatpay.js';
 import type { NoticeTemplateIds, SmsNoticeKind } from './providers/sms/notices.js';
 
 const SMS_PROVIDERS = ['console', 'aliyun', 'tencent'] as const;
-// Only the simulated fleet exists today; docs/compute.md maps the contract onto Kubernetes and Docker.
-const COMPUTE_DRIVERS = ['sim'] as const;
+// docs/compute.md: `sim` is the embedded default, `docker` runs instances as containers on Docker hosts.
+const COMPUTE_DRIVERS = ['sim', 'docker'] as const;
+/** The platform's base image that `npm run images` builds (Debian with sshd and python3). */
+export const DEFAULT_BASE_IMAGE = 'slg/base:bookworm';
 const PAYMENT_PROVIDERS = ['sandbox', 'wechatpay', 'alipay', 'bank'] as const;
 const ALIYUN_CAPTCHA_REGIONS = ['cn', 'sgp'] as const;
 
@@ -28,7 +30,18 @@ const envSchema = z.object({
   JWT_SECRET: optionalText,
   PUBLIC_URL: optionalText,
   APP_TITLE: z.string().default(APP_TITLE_DEFAULT),
-  COMPUTE_DRIVER: z.enum(COMPUTE_DRIVERS, { error: 'COMPUTE_DRIVER 目前只支持 sim（模拟 GPU 集群）' }).default('sim'),
+  COMPUTE_DRIVER: z.enum(COMPUTE_DRIVERS, { error: 'COMPUTE_DRIVER 只能是 sim（模拟 GPU 集群）或 docker（Docker 主机）' }).default('sim'),
+  DOCKER_HOST: optionalText,
+  DOCKER_GPUS: z.coerce.number().int().min(0).max(64).optional(),
+  DOCKER_ZONE: optionalText,
+  DOCKER_GPU_MODEL: optionalText,
+  DOCKER_PUBLIC_ADDRESS: optionalText,
+  DOCKER_SSH_PORTS: z
+    .string()
+    .regex(/^\d{1,5}-\d{1,5}$/, { error: 'DOCKER_SSH_PORTS 的格式为 起始端口-结束端口，例如 20000-29999' })
+    .default('20000-29999'),
+  DOCKER_BASE_IMAGE: z.string().default(DEFAULT_BASE_IMAGE),
+  REGISTRY_URL: optionalText,
   SIM_CREATE_SECONDS: z.coerce.number().min(0).max(600).default(4),
   SIM_START_SECONDS: z.coerce.number().min(0).max(600).default(2),
   SIM_STOP_SECONDS: z.coerce.number().min(0).max(600).default(2),
@@ -118,6 +131,12 @@ export interface HumanCheckConfig {
   tencent: { secretId: string; secretKey: string; captchaAppId: number; appSecretKey: string } | undefined;
 }
 
+function dockerSshPorts(range: string): { min: number; max: number } {
+  const [min = 0, max = 0] = range.split('-').map(Number);
+  if (min < 1024 || max > 65535 || max - min < 10) throw new ConfigError('DOCKER_SSH_PORTS 须在 1024-65535 之内，且至少包含 10 个端口');
+  return { min, max };
+}
+
 export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;
@@ -137,6 +156,19 @@ export interface Config {
     diskPriceFenPerGbDay: number;
     /** The host name SSH commands name (the fleet's SSH gateway). */
     sshHost: string;
+    /** COMPUTE_DRIVER=docker: the engine registered as a host at start (DOCKER_HOST), and how instances are made on Docker hosts. */
+    docker: {
+      engineUrl: string | undefined;
+      /** GPUs to advertise without the NVIDIA runtime (development, tests); none are attached. */
+      advertisedGpus: number | undefined;
+      zoneId: string | undefined;
+      gpuModelId: string | undefined;
+      /** Where users reach published ports of the registered engine's host. */
+      publicAddress: string;
+      sshPorts: { min: number; max: number };
+      baseImage: string;
+      registryUrl: string | undefined;
+    };
   };
   smsProvider: SmsProviderName;
   paymentProviders: PaymentProviderName[];
@@ -436,6 +468,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       noGpuPriceFen: e.NO_GPU_PRICE_FEN,
       diskPriceFenPerGbDay: e.DISK_PRICE_FEN_PER_GB_DAY,
       sshHost: e.SSH_HOST ?? `connect.${new URL(publicUrl).hostname}`,
+      docker: {
+        engineUrl: e.DOCKER_HOST,
+        advertisedGpus: e.DOCKER_GPUS,
+        zoneId: e.DOCKER_ZONE,
+        gpuModelId: e.DOCKER_GPU_MODEL,
+        publicAddress: e.DOCKER_PUBLIC_ADDRESS ?? new URL(publicUrl).hostname,
+        sshPorts: dockerSshPorts(e.DOCKER_SSH_PORTS),
+        baseImage: e.DOCKER_BASE_IMAGE,
+        registryUrl: e.REGISTRY_URL,
+      },
     },
     smsProvider: smsProvider ?? 'console',
     paymentProviders,

@@ -12,6 +12,7 @@ import { createComputeRuntime } from './compute/index.js';
 import { Reconciler } from './modules/rental/reconciler.js';
 import { startReconcileLoop } from './compute/loop.js';
 import { seedSimFleet } from './compute/sim/fleet.js';
+import { probeNvidia, registerDockerEngine } from './compute/docker/register.js';
 import { zones } from './db/schema/index.js';
 import { createMetricsSource } from './modules/monitoring/index.js';
 
@@ -25,6 +26,11 @@ async function main(): Promise<void> {
   if (config.computeDriver === 'sim') {
     const zoneRows = await database.db.select({ id: zones.id, name: zones.name }).from(zones);
     await seedSimFleet(database.db, new Map(zoneRows.map((zone) => [zone.id, zone.name])));
+  }
+  const { docker } = config.compute;
+  if (config.computeDriver === 'docker' && docker.engineUrl) {
+    const hostId = await registerDockerEngine(database.db, { ...docker, engineUrl: docker.engineUrl }, await probeNvidia());
+    console.log(`Docker 主机 ${hostId}（${docker.engineUrl}）已登记为市场上的主机`);
   }
   const compute = createComputeRuntime(config, database.db, now);
   const deps: AppDeps = { config, database, sms: createSmsProvider(config, now), payments: createPaymentGateways(config), compute, metrics: createMetricsSource(config, database.db), now };

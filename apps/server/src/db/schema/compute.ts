@@ -7,6 +7,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   real,
   smallint,
   text,
@@ -60,6 +61,12 @@ export const hosts = pgTable(
     /** Injected failure of the simulated fleet: `error` (operations fail) or `unreachable`. */
     simFault: varchar('sim_fault', { length: 16 }),
     simFaultReason: text('sim_fault_reason'),
+    /** The host's Docker Engine (`unix:///…` or `tcp://host:2376`), for COMPUTE_DRIVER=docker; null on other drivers. */
+    dockerUrl: varchar('docker_url', { length: 255 }),
+    /** TLS client certificate, key and CA for a `tcp://` engine, as JSON sealed with AES-256-GCM (like root passwords). */
+    dockerTlsSealed: text('docker_tls_sealed'),
+    /** Where users reach the host's published ports (SSH); null: the host name of `dockerUrl`, or SSH_HOST for a socket. */
+    publicAddress: varchar('public_address', { length: 255 }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -234,6 +241,45 @@ export const simMachines = pgTable('sim_machines', {
   dataDiskUsedGb: integer('data_disk_used_gb').notNull().default(0),
   updatedAt: updatedAt(),
 });
+
+/**
+ * The Docker driver's own record of each machine it made: where it lives, the port SSH is published on
+ * (unique per host), the image its system disk is (re)created from, and whether it should be running.
+ * Docker itself is the truth about containers (found by the `slg.io/instance-id` label); this row is
+ * what survives when a container is re-created (GPU change, no-GPU mode, reset) or a crash falls
+ * between removing and creating one.
+ */
+export const dockerMachines = pgTable(
+  'docker_machines',
+  {
+    instanceId: varchar('instance_id', { length: 32 }).primaryKey(),
+    hostId: varchar('host_id', { length: 32 }).notNull(),
+    sshPort: integer('ssh_port').notNull(),
+    /** The image the next container is created from: the public image's reference, a private image, or the committed system disk. */
+    systemImage: varchar('system_image', { length: 255 }).notNull(),
+    /** The image (as the platform names it) the system disk was first built from, reported by observe. */
+    imageId: varchar('image_id', { length: 96 }).notNull(),
+    dataDiskGb: integer('data_disk_gb').notNull(),
+    /** `running` or `stopped`: what the platform last asked for; a container that exited while it should run has failed. */
+    desired: varchar('desired', { length: 16 }).notNull(),
+    /** The reinstall (reset / switch image) last carried out, keyed by when it was asked for. */
+    reinstalledFor: at('reinstalled_for'),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [uniqueIndex('docker_machines_host_port_key').on(t.hostId, t.sshPort)],
+);
+
+/** Which GPU index of a host each Docker machine is pinned to: the primary key makes a GPU impossible to hand out twice. */
+export const dockerGpuClaims = pgTable(
+  'docker_gpu_claims',
+  {
+    hostId: varchar('host_id', { length: 32 }).notNull(),
+    gpuIndex: integer('gpu_index').notNull(),
+    instanceId: varchar('instance_id', { length: 32 }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.hostId, t.gpuIndex] }), index('docker_gpu_claims_instance_idx').on(t.instanceId)],
+);
 
 /** Images the simulated data centre is saving or keeps (a registry's truth, seen only by the sim driver). */
 export const simImages = pgTable('sim_images', {

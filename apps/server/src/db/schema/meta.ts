@@ -41,6 +41,8 @@ export const publicImages = pgTable('public_images', {
   cuda: varchar('cuda', { length: 16 }).notNull(),
   ubuntu: varchar('ubuntu', { length: 16 }).notNull(),
   sizeGb: real('size_gb').notNull(),
+  /** The container image a Docker host runs for it (an operator's registry reference); null: the platform's base image (`npm run images`). */
+  imageRef: varchar('image_ref', { length: 255 }),
   sortOrder: smallint('sort_order').notNull().default(0),
   enabled: boolean('enabled').notNull().default(true),
 });

@@ -9,6 +9,8 @@ import { pageQuery, pageSchema } from '../../http/pagination.js';
 import { hostIdField } from '../rental/routes.js';
 import { dictionaryIdField } from './fields.js';
 import { FleetService } from './fleet.js';
+import { sealText } from '../../lib/crypto.js';
+import { DOCKER_TLS_PURPOSE } from '../../compute/docker/engines.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope };
 
@@ -24,6 +26,11 @@ const wholeNumber = (label: string, min: number, max: number, unit = '') =>
     .int(`${label}必须是整数`)
     .min(min, `${label}至少为${min}${unit}`)
     .max(max, `${label}不能超过${max}${unit}`);
+
+const pem = (label: string) =>
+  text(label)
+    .max(20_000, `${label}过长`)
+    .regex(/-----BEGIN [A-Z ]+-----[\s\S]+-----END [A-Z ]+-----/, `${label}须为 PEM 格式`);
 
 const price = (label: string, max: number) => amountField(label, { max }).nullable().optional();
 
@@ -64,6 +71,26 @@ const hostBody = z.strictObject(
       .optional()
       .describe('模拟集群的故障注入：error 该主机上的操作失败、实例变为异常；unreachable 主机失联；null 恢复'),
     simFaultReason: text('故障原因').trim().min(1, '请输入故障原因').max(200, '故障原因不能超过200个字符').nullable().optional(),
+    dockerUrl: text('Docker 引擎地址')
+      .trim()
+      .regex(/^(unix:\/\/\/[^\s]{1,200}|tcp:\/\/[A-Za-z0-9.-]{1,200}:\d{1,5})$/, 'Docker 引擎地址格式应为 unix:///var/run/docker.sock 或 tcp://主机:2376')
+      .nullable()
+      .optional()
+      .describe('COMPUTE_DRIVER=docker 时该主机的 Docker 引擎；tcp:// 须配 dockerTls'),
+    dockerTls: z
+      .strictObject(
+        { ca: pem('CA 证书'), cert: pem('客户端证书'), key: pem('客户端私钥') },
+        { error: (issue) => (issue.code === 'unrecognized_keys' ? `不支持的字段：${issue.keys.join('、')}` : 'dockerTls 须包含 ca、cert、key 三个 PEM 文本') },
+      )
+      .nullable()
+      .optional()
+      .describe('tcp:// 引擎的 TLS 客户端证书（PEM），加密保存，之后只返回是否已配置'),
+    publicAddress: text('对外地址')
+      .trim()
+      .regex(/^[A-Za-z0-9.-]{1,253}$/, '对外地址应为域名或 IP，如 gpu-01.example.com')
+      .nullable()
+      .optional()
+      .describe('用户连接该主机端口（SSH）所用的地址；默认取 Docker 引擎地址中的主机名'),
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? `不支持的字段：${issue.keys.join('、')}` : '请求体必须是 JSON 对象') },
 );
@@ -106,6 +133,9 @@ const fleetHostSchema = z.object({
   onMarket: z.boolean().describe('主机、可用区与GPU型号均已上架，用户可在算力市场看到'),
   simFault: z.enum(['error', 'unreachable']).nullable(),
   simFaultReason: z.string().nullable(),
+  dockerUrl: z.string().nullable(),
+  dockerTls: z.boolean().describe('是否已配置 TLS 客户端证书'),
+  publicAddress: z.string().nullable(),
   instances: instanceCounts,
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -129,7 +159,9 @@ export const fleetAdminRoutes = (deps: AppDeps, onFleetChanged: () => void): Fas
       },
     },
     async (request) => {
-      const saved = await fleet.save(principalOf(request).userId, request.body);
+      const { dockerTls, ...body } = request.body;
+      const sealed = dockerTls === undefined ? {} : { dockerTlsSealed: dockerTls === null ? null : sealText(deps.config.jwtSecret, DOCKER_TLS_PURPOSE, JSON.stringify(dockerTls)) };
+      const saved = await fleet.save(principalOf(request).userId, { ...body, ...sealed });
       onFleetChanged();
       return ok(saved);
     },

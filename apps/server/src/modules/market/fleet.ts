@@ -33,6 +33,10 @@ export interface HostInput {
   enabled?: boolean | undefined;
   simFault?: 'error' | 'unreachable' | null | undefined;
   simFaultReason?: string | null | undefined;
+  /** COMPUTE_DRIVER=docker: the host's engine, its TLS client material (sealed by the route), where users reach it. */
+  dockerUrl?: string | null | undefined;
+  dockerTlsSealed?: string | null | undefined;
+  publicAddress?: string | null | undefined;
 }
 
 type EditableField = Exclude<keyof HostInput, 'id'>;
@@ -56,6 +60,9 @@ const EDITABLE_FIELDS: readonly EditableField[] = [
   'enabled',
   'simFault',
   'simFaultReason',
+  'dockerUrl',
+  'dockerTlsSealed',
+  'publicAddress',
 ];
 
 /** Fields a new host must have, with the names the operator knows them by. */
@@ -117,6 +124,9 @@ export interface FleetHostView {
   onMarket: boolean;
   simFault: 'error' | 'unreachable' | null;
   simFaultReason: string | null;
+  dockerUrl: string | null;
+  dockerTls: boolean;
+  publicAddress: string | null;
   instances: HostInstanceCounts;
   createdAt: string;
   updatedAt: string;
@@ -222,6 +232,9 @@ export class FleetService {
       onMarket: host.enabled && row.zoneEnabled && row.gpuModelEnabled,
       simFault: host.simFault === 'error' || host.simFault === 'unreachable' ? host.simFault : null,
       simFaultReason: host.simFaultReason,
+      dockerUrl: host.dockerUrl,
+      dockerTls: host.dockerTlsSealed !== null,
+      publicAddress: host.publicAddress,
       instances: counts,
       createdAt: host.createdAt.toISOString(),
       updatedAt: host.updatedAt.toISOString(),
@@ -326,6 +339,9 @@ export class FleetService {
       enabled: input.enabled ?? true,
       simFault: input.simFault ?? null,
       simFaultReason: input.simFaultReason ?? null,
+      dockerUrl: input.dockerUrl ?? null,
+      dockerTlsSealed: input.dockerTlsSealed ?? null,
+      publicAddress: input.publicAddress ?? null,
       createdAt: now,
       updatedAt: now,
     };

@@ -1,0 +1,712 @@
+import { randomInt } from 'node:crypto';
+import { PassThrough, type Readable } from 'node:stream';
+import type Docker from 'dockerode';
+import { and, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
+import { DATA_DISK_MOUNT_PATH, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, isPrivateImageId } from '@slg/shared';
+import { rowsOf, type Database } from '../../db/client.js';
+import { dockerGpuClaims, dockerMachines, instances, publicImages } from '../../db/schema/index.js';
+import { DriverError, type ComputeDriver, type MachineSpec, type MachineState, type ObservedCopy, type ObservedImage, type ObservedMachine } from '../driver.js';
+import { driverErrorOf, isUnanswered, statusOf, UNREACHABLE_REASON, type DockerEngines, type Engine } from './engines.js';
+import { filesOfArchive, firstBootArchive, MACHINE_INIT, rootHashOf, type FirstBootFiles } from './machine-files.js';
+
+/** Every object the driver makes carries the instance id under this label; lookups go by it, never by an error code. */
+export const INSTANCE_LABEL = 'slg.io/instance-id';
+/** The GPU indexes (comma-separated) a container was created with. */
+const GPUS_LABEL = 'slg.io/gpus';
+/** A data-copy helper container's task uid. */
+const COPY_LABEL = 'slg.io/copy-task';
+/** Private images (saved system disks) are kept under this repository, tagged with their uid. */
+export const PRIVATE_IMAGE_REPOSITORY = 'slg-private';
+/** A machine's own system disk, committed before it is re-created with other GPUs (or none). */
+const SYSTEM_DISK_REPOSITORY = 'slg-system';
+/** How long `docker stop` waits for sshd before killing it. */
+const STOP_GRACE_SECONDS = 5;
+/** A container that exits with an error this soon after starting failed to start (bad image, no sshd). */
+const FAILED_START_SECONDS = 10;
+/** Exit status of a helper container killed by `cancelCopy`. */
+const KILLED = 137;
+
+export interface DockerDriverOptions {
+  db: Database;
+  engines: DockerEngines;
+  /** The image public images run when `public_images.image_ref` is empty (what `npm run images` builds). */
+  baseImage: string;
+  /** Host ports SSH is published on, one per machine, drawn from this range. */
+  sshPorts: { min: number; max: number };
+  /** Where saved images are pushed (`registry.example.com:5000`); without it they stay on the host they were saved on. */
+  registryUrl?: string;
+}
+
+type MachineRow = typeof dockerMachines.$inferSelect;
+
+interface Found {
+  id: string;
+  state: string;
+  labels: Record<string, string>;
+}
+
+function volumeName(instanceId: string): string {
+  return `${instanceId}-data`;
+}
+
+function systemDiskRef(instanceId: string): string {
+  return `${SYSTEM_DISK_REPOSITORY}:${instanceId}`;
+}
+
+function gpusOf(labels: Record<string, string>): number[] {
+  const value = labels[GPUS_LABEL] ?? '';
+  return value === '' ? [] : value.split(',').map(Number);
+}
+
+function sameSet(left: readonly number[], right: readonly number[]): boolean {
+  return left.length === right.length && [...left].sort().join(',') === [...right].sort().join(',');
+}
+
+/**
+ * Instances as containers on Docker hosts (docs/compute.md, "The Docker driver"): one container and
+ * one named volume per instance, both labelled with the instance id; GPUs pinned by index through
+ * device requests, the indexes claimed in `docker_gpu_claims`; SSH on a host port kept for the
+ * machine's life. Every call looks up what exists first, so repeating it after a crash is safe.
+ */
+export class DockerDriver implements ComputeDriver {
+  readonly name = 'docker' as const;
+
+  /** Cross-host copies stream through this process; what it knows of them (lost with it, then reported absent). */
+  private readonly streamedCopies = new Map<string, ObservedCopy & { abort: () => void }>();
+  /** Whether each host's engine has the NVIDIA runtime (GPUs are attached only there). */
+  private readonly nvidia = new Map<string, boolean>();
+
+  constructor(private readonly options: DockerDriverOptions) {}
+
+  private get db(): Database {
+    return this.options.db;
+  }
+
+  private async machine(instanceId: string): Promise<MachineRow | undefined> {
+    const [row] = await this.db.select().from(dockerMachines).where(eq(dockerMachines.instanceId, instanceId));
+    return row;
+  }
+
+  private async existing(instanceId: string): Promise<{ row: MachineRow; engine: Engine }> {
+    const row = await this.machine(instanceId);
+    if (!row) throw new DriverError('容器不存在', false);
+    return { row, engine: await this.options.engines.engine(row.hostId) };
+  }
+
+  /** The container of an instance, found by its label (created, running, exited…), or undefined. */
+  private async find(docker: Docker, instanceId: string): Promise<Found | undefined> {
+    const list = await docker.listContainers({ all: true, filters: { label: [`${INSTANCE_LABEL}=${instanceId}`] } });
+    const container = list.find((item) => !item.Labels[COPY_LABEL]);
+    return container ? { id: container.Id, state: container.State, labels: container.Labels } : undefined;
+  }
+
+  private async hasNvidia(engine: Engine): Promise<boolean> {
+    const known = this.nvidia.get(engine.hostId);
+    if (known !== undefined) return known;
+    const info = (await engine.docker.info()) as { Runtimes?: Record<string, unknown> };
+    const has = Object.keys(info.Runtimes ?? {}).includes('nvidia');
+    this.nvidia.set(engine.hostId, has);
+    return has;
+  }
+
+  /** What a Docker host runs for an image the platform names (a public image id or a private image's uid). */
+  private async imageRefOf(imageId: string): Promise<string> {
+    if (isPrivateImageId(imageId) || /^[0-9a-f-]{36}$/.test(imageId)) {
+      const tagged = `${PRIVATE_IMAGE_REPOSITORY}:${imageId}`;
+      return this.options.registryUrl ? `${this.options.registryUrl}/${tagged}` : tagged;
+    }
+    const [image] = await this.db.select({ ref: publicImages.imageRef }).from(publicImages).where(eq(publicImages.id, imageId));
+    return image?.ref ?? this.options.baseImage;
+  }
+
+  /** Makes sure the engine has the image, pulling it from its registry when it does not. */
+  private async ensureImage(engine: Engine, ref: string): Promise<void> {
+    try {
+      await engine.docker.getImage(ref).inspect();
+      return;
+    } catch (error) {
+      if (statusOf(error) !== 404) throw driverErrorOf(error, '读取镜像失败');
+    }
+    const local = ref.startsWith(`${PRIVATE_IMAGE_REPOSITORY}:`) || ref.startsWith(`${SYSTEM_DISK_REPOSITORY}:`);
+    if (local) throw new DriverError(`镜像只保存在创建它的主机上，主机 ${engine.hostId} 上没有它（配置 REGISTRY_URL 后镜像可在所有主机使用）`, false);
+    try {
+      const stream = await engine.docker.pull(ref);
+      await new Promise<void>((resolve, reject) => engine.docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve())));
+    } catch (error) {
+      if (isUnanswered(error)) throw new DriverError(UNREACHABLE_REASON, true);
+      throw new DriverError(`主机 ${engine.hostId} 无法获取镜像 ${ref}（请运行 npm run images 或配置镜像仓库）`, false);
+    }
+  }
+
+  /**
+   * Pins `count` GPU indexes of the host to the instance. A GPU stays claimed while its instance holds
+   * GPUs in the platform's books (`instances.gpu_held`), so a package's GPUs stay reserved while it is
+   * off; the claims of instances that gave theirs back are dropped first. The primary key (host, index)
+   * decides every race. Prefers the indexes the container already has, so a restart keeps them.
+   */
+  private async claimGpus(engine: Engine, instanceId: string, count: number, preferred: readonly number[]): Promise<number[]> {
+    const hostId = engine.hostId;
+    await this.db
+      .delete(dockerGpuClaims)
+      .where(
+        and(
+          eq(dockerGpuClaims.hostId, hostId),
+          ne(dockerGpuClaims.instanceId, instanceId),
+          notExists(
+            this.db
+              .select({ one: sql`1` })
+              .from(instances)
+              .where(and(eq(instances.instanceId, dockerGpuClaims.instanceId), sql`${instances.gpuHeld} > 0`, sql`${instances.releasedAt} is null`)),
+          ),
+        ),
+      );
+    const mine = (await this.db.select({ index: dockerGpuClaims.gpuIndex }).from(dockerGpuClaims).where(eq(dockerGpuClaims.instanceId, instanceId))).map((row) => row.index);
+    if (mine.length > count) {
+      const extra = [...mine].sort((a, b) => (preferred.includes(a) ? 0 : 1) - (preferred.includes(b) ? 0 : 1)).slice(count);
+      await this.db.delete(dockerGpuClaims).where(and(eq(dockerGpuClaims.instanceId, instanceId), inArray(dockerGpuClaims.gpuIndex, extra)));
+      return mine.filter((index) => !extra.includes(index)).sort((a, b) => a - b);
+    }
+    const claimed = [...mine];
+    for (let attempt = 0; attempt < 5 && claimed.length < count; attempt += 1) {
+      const rows = rowsOf<{ gpu_index: number }>(await this.db.execute(sql`
+        insert into docker_gpu_claims (host_id, gpu_index, instance_id)
+        select ${hostId}, candidate, ${instanceId} from generate_series(0, ${engine.gpuTotal - 1}) as candidate
+        where not exists (select 1 from docker_gpu_claims c where c.host_id = ${hostId} and c.gpu_index = candidate)
+        order by (candidate = any(${`{${preferred.join(',')}}`}::int[])) desc, candidate
+        limit ${count - claimed.length}
+        on conflict do nothing
+        returning gpu_index`));
+      claimed.push(...rows.map((row) => Number(row.gpu_index)));
+    }
+    if (claimed.length < count) throw new DriverError(`主机 ${hostId} 的空闲 GPU 不足（需要 ${count} 卡）`, true);
+    return claimed.sort((a, b) => a - b);
+  }
+
+  private async releaseGpus(instanceId: string): Promise<void> {
+    await this.db.delete(dockerGpuClaims).where(eq(dockerGpuClaims.instanceId, instanceId));
+  }
+
+  /** CPU and memory limits for this many GPUs (no-GPU mode's fixed share for 0), never above what the engine has. */
+  private async limits(engine: Engine, gpuNum: number): Promise<{ NanoCpus: number; Memory: number }> {
+    const info = (await engine.docker.info()) as { NCPU?: number; MemTotal?: number };
+    const cores = Math.min(gpuNum === 0 ? NO_GPU_CPU_CORES : engine.cpuPerGpu * gpuNum, info.NCPU ?? Number.MAX_SAFE_INTEGER);
+    const memory = Math.min((gpuNum === 0 ? NO_GPU_MEMORY_GB : engine.memoryGbPerGpu * gpuNum) * 1024 ** 3, info.MemTotal ?? Number.MAX_SAFE_INTEGER);
+    return { NanoCpus: Math.round(cores * 1e9), Memory: Math.floor(memory) };
+  }
+
+  /** Creates (not starts) the instance's container from the machine's system image with these GPUs. */
+  private async createContainer(engine: Engine, row: MachineRow, gpus: readonly number[], name = row.instanceId): Promise<Docker.Container> {
+    const attach = gpus.length > 0 && (await this.hasNvidia(engine));
+    return engine.docker.createContainer({
+      name,
+      Image: row.systemImage,
+      Hostname: row.instanceId,
+      Entrypoint: ['/bin/sh', '-c'],
+      Cmd: [MACHINE_INIT],
+      Labels: { [INSTANCE_LABEL]: row.instanceId, [GPUS_LABEL]: gpus.join(',') },
+      // CUDA images ask for every GPU through this variable: a container without GPUs must see none.
+      Env: gpus.length === 0 ? ['NVIDIA_VISIBLE_DEVICES=void'] : [],
+      ExposedPorts: { '22/tcp': {} },
+      HostConfig: {
+        Mounts: [{ Type: 'volume', Source: volumeName(row.instanceId), Target: DATA_DISK_MOUNT_PATH }],
+        PortBindings: { '22/tcp': [{ HostPort: String(row.sshPort) }] },
+        RestartPolicy: { Name: 'unless-stopped' },
+        ...(await this.limits(engine, gpus.length)),
+        ...(attach ? { DeviceRequests: [{ Driver: 'nvidia', DeviceIDs: gpus.map(String), Capabilities: [['gpu']] }] } : {}),
+      },
+    });
+  }
+
+  private async putFirstBootFiles(container: Docker.Container, files: FirstBootFiles): Promise<void> {
+    await container.putArchive(await firstBootArchive(files), { path: '/' });
+  }
+
+  private async ensureVolume(engine: Engine, instanceId: string): Promise<void> {
+    const { Volumes } = await engine.docker.listVolumes({ filters: { label: [`${INSTANCE_LABEL}=${instanceId}`] } });
+    if ((Volumes ?? []).length > 0) return;
+    await engine.docker.createVolume({ Name: volumeName(instanceId), Labels: { [INSTANCE_LABEL]: instanceId } });
+  }
+
+  /** Records the machine (claiming a free SSH port of the host by the unique index), or returns the one recorded. */
+  private async record(spec: MachineSpec, systemImage: string): Promise<MachineRow> {
+    for (let attempt = 0; attempt < 20; attempt += 1) {
+      const existing = await this.machine(spec.instanceId);
+      if (existing) return existing;
+      const [row] = await this.db
+        .insert(dockerMachines)
+        .values({
+          instanceId: spec.instanceId,
+          hostId: spec.hostId,
+          sshPort: randomInt(this.options.sshPorts.min, this.options.sshPorts.max + 1),
+          systemImage,
+          imageId: spec.imageId,
+          dataDiskGb: spec.dataDiskGb,
+          desired: 'running',
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (row) return row;
+    }
+    throw new DriverError(`主机 ${spec.hostId} 没有空闲的 SSH 端口`, true);
+  }
+
+  async create(spec: MachineSpec): Promise<void> {
+    const engine = await this.options.engines.engine(spec.hostId);
+    try {
+      let row = await this.machine(spec.instanceId);
+      if (!row) {
+        let systemImage = await this.imageRefOf(spec.imageId);
+        if (spec.cloneFrom) systemImage = await this.commitForClone(engine, spec);
+        else await this.ensureImage(engine, systemImage);
+        row = await this.record(spec, systemImage);
+      }
+      await this.ensureVolume(engine, spec.instanceId);
+      let found = await this.find(engine.docker, spec.instanceId);
+      if (!found) {
+        const gpus = await this.claimGpus(engine, spec.instanceId, spec.gpuNum, []);
+        const container = await this.createContainer(engine, row, gpus);
+        await this.putFirstBootFiles(container, { rootPassword: spec.rootPassword, authorizedKeys: spec.authorizedKeys });
+        if (spec.cloneFrom?.copyData) await this.copyVolumeNow(engine, spec.cloneFrom.instanceId, spec.instanceId);
+        found = { id: container.id, state: 'created', labels: {} };
+      }
+      if (found.state === 'created' || found.state === 'exited') await engine.docker.getContainer(found.id).start();
+    } catch (error) {
+      throw driverErrorOf(error, '创建容器失败');
+    }
+  }
+
+  /** A clone's system disk: the stopped source's container committed to an image on the source's host (same host only). */
+  private async commitForClone(engine: Engine, spec: MachineSpec): Promise<string> {
+    const source = spec.cloneFrom ? await this.machine(spec.cloneFrom.instanceId) : undefined;
+    if (!source) throw new DriverError('源实例的磁盘已不存在，无法克隆', false);
+    if (source.hostId !== spec.hostId) throw new DriverError('Docker 主机上只能克隆到源实例所在的主机', false);
+    const container = await this.find(engine.docker, source.instanceId);
+    const ref = systemDiskRef(spec.instanceId);
+    if (container) await engine.docker.getContainer(container.id).commit({ repo: SYSTEM_DISK_REPOSITORY, tag: spec.instanceId, pause: false });
+    else await engine.docker.getImage(source.systemImage).tag({ repo: SYSTEM_DISK_REPOSITORY, tag: spec.instanceId });
+    return ref;
+  }
+
+  /** Copies one machine's whole data volume into another's on the same host with a short-lived helper container. */
+  private async copyVolumeNow(engine: Engine, fromInstanceId: string, toInstanceId: string): Promise<void> {
+    const helper = await engine.docker.createContainer({
+      Image: this.options.baseImage,
+      Entrypoint: ['/bin/sh', '-c'],
+      Cmd: ['cp -a /from/. /to/'],
+      Labels: { [INSTANCE_LABEL]: toInstanceId, [COPY_LABEL]: `clone-${toInstanceId}` },
+      HostConfig: {
+        Mounts: [
+          { Type: 'volume', Source: volumeName(fromInstanceId), Target: '/from', ReadOnly: true },
+          { Type: 'volume', Source: volumeName(toInstanceId), Target: '/to' },
+        ],
+      },
+    });
+    try {
+      await helper.start();
+      const result = (await helper.wait()) as { StatusCode: number };
+      if (result.StatusCode !== 0) throw new DriverError('克隆时复制数据盘失败', false);
+    } finally {
+      await helper.remove({ force: true }).catch(() => undefined);
+    }
+  }
+
+  async start(instanceId: string, gpuNum: number): Promise<void> {
+    const { row, engine } = await this.existing(instanceId);
+    try {
+      let found = await this.find(engine.docker, instanceId);
+      if (found?.state === 'running' || found?.state === 'restarting') return;
+      const current = found ? gpusOf(found.labels) : [];
+      const gpus = await this.claimGpus(engine, instanceId, gpuNum, current);
+      let image = row.systemImage;
+      if (!found || !sameSet(current, gpus)) {
+        // A container's devices cannot change: keep its system disk as an image, then make it anew with the same volume and port.
+        if (found) {
+          await engine.docker.getContainer(found.id).commit({ repo: SYSTEM_DISK_REPOSITORY, tag: instanceId, pause: false });
+          image = systemDiskRef(instanceId);
+          await this.db.update(dockerMachines).set({ systemImage: image, updatedAt: new Date() }).where(eq(dockerMachines.instanceId, instanceId));
+          await engine.docker.getContainer(found.id).remove({ force: true });
+        }
+        const container = await this.createContainer(engine, { ...row, systemImage: image }, gpus);
+        found = { id: container.id, state: 'created', labels: {} };
+      }
+      await this.db.update(dockerMachines).set({ desired: 'running', updatedAt: new Date() }).where(eq(dockerMachines.instanceId, instanceId));
+      await engine.docker.getContainer(found.id).start();
+    } catch (error) {
+      if (statusOf(error) === 304) return;
+      throw driverErrorOf(error, '开机失败');
+    }
+  }
+
+  async stop(instanceId: string): Promise<void> {
+    const { engine } = await this.existing(instanceId);
+    try {
+      await this.db.update(dockerMachines).set({ desired: 'stopped', updatedAt: new Date() }).where(eq(dockerMachines.instanceId, instanceId));
+      const found = await this.find(engine.docker, instanceId);
+      if (!found || found.state === 'exited' || found.state === 'created') return;
+      await engine.docker.getContainer(found.id).stop({ t: STOP_GRACE_SECONDS });
+    } catch (error) {
+      if (statusOf(error) === 304) return;
+      throw driverErrorOf(error, '关机失败');
+    }
+  }
+
+  async destroy(instanceId: string): Promise<void> {
+    const row = await this.machine(instanceId);
+    if (!row) return;
+    const engine = await this.options.engines.engine(row.hostId);
+    try {
+      const owned = await engine.docker.listContainers({ all: true, filters: { label: [`${INSTANCE_LABEL}=${instanceId}`] } });
+      for (const container of owned) await ignoreMissing(engine.docker.getContainer(container.Id).remove({ force: true }));
+      await ignoreMissing(engine.docker.getVolume(volumeName(instanceId)).remove());
+      await ignoreMissing(engine.docker.getImage(systemDiskRef(instanceId)).remove());
+    } catch (error) {
+      throw driverErrorOf(error, '释放失败');
+    }
+    await this.releaseGpus(instanceId);
+    await this.db.delete(dockerMachines).where(eq(dockerMachines.instanceId, instanceId));
+  }
+
+  async setPassword(instanceId: string, password: string): Promise<void> {
+    const { engine } = await this.existing(instanceId);
+    try {
+      const found = await this.find(engine.docker, instanceId);
+      if (found?.state !== 'running') throw new DriverError('实例未在运行，无法修改密码', false);
+      const code = await execWithInput(engine.docker.getContainer(found.id), ['chpasswd'], `root:${password}\n`);
+      if (code !== 0) throw new DriverError('修改密码失败：实例中的 chpasswd 返回错误', false);
+    } catch (error) {
+      throw driverErrorOf(error, '修改密码失败');
+    }
+  }
+
+  async exposePort(instanceId: string): Promise<void> {
+    await this.existing(instanceId);
+    throw new DriverError('Docker 主机暂不支持自定义服务端口，请通过 SSH 隧道访问实例内的服务', false);
+  }
+
+  async unexposePort(): Promise<void> {
+    // Nothing is ever routed on a Docker host (exposePort refuses), so there is nothing to remove.
+  }
+
+  async observe(instanceIds: readonly string[]): Promise<Map<string, ObservedMachine>> {
+    const observed = new Map<string, ObservedMachine>();
+    if (instanceIds.length === 0) return observed;
+    const rows = await this.db.select().from(dockerMachines).where(inArray(dockerMachines.instanceId, [...instanceIds]));
+    const byHost = new Map<string, MachineRow[]>();
+    for (const row of rows) byHost.set(row.hostId, [...(byHost.get(row.hostId) ?? []), row]);
+    await Promise.all(
+      [...byHost].map(async ([hostId, machines]) => {
+        let engine: Engine;
+        try {
+          engine = await this.options.engines.engine(hostId);
+          const list = await engine.docker.listContainers({ all: true, filters: { label: [INSTANCE_LABEL] } });
+          const containers = new Map(list.filter((item) => !item.Labels[COPY_LABEL]).map((item) => [item.Labels[INSTANCE_LABEL] ?? '', item]));
+          for (const row of machines) observed.set(row.instanceId, await this.observeOne(engine, row, containers.get(row.instanceId)));
+        } catch (error) {
+          const reason = error instanceof DriverError ? error.message : UNREACHABLE_REASON;
+          if (!(error instanceof DriverError) && !isUnanswered(error)) throw error;
+          for (const row of machines) observed.set(row.instanceId, { state: 'unreachable', reason });
+        }
+      }),
+    );
+    for (const id of instanceIds) if (!observed.has(id)) observed.set(id, { state: 'absent' });
+    return observed;
+  }
+
+  private async observeOne(engine: Engine, row: MachineRow, container: Docker.ContainerInfo | undefined): Promise<ObservedMachine> {
+    const base = { ssh: { host: engine.publicAddress, port: row.sshPort }, image: row.imageId };
+    // Between the removal and the re-creation of a container its disks live on (volume, committed image): the machine is off.
+    if (!container) return { state: 'stopped', gpuNum: 0, ...base };
+    const gpuNum = gpusOf(container.Labels).length;
+    const state = container.State as string;
+    if (state === 'running' || state === 'paused') {
+      const details = await engine.docker.getContainer(container.Id).inspect();
+      return { state: 'running', runningSince: new Date(details.State.StartedAt), gpuNum, ...base };
+    }
+    if (state === 'restarting') return { state: 'starting', gpuNum, ...base };
+    if (state === 'removing') return { state: 'deleting', ...base };
+    if (state === 'dead') return { state: 'error', reason: '容器已损坏（dead）', ...base };
+    if (state === 'created') return { state: (row.desired === 'running' ? 'creating' : 'stopped') as MachineState, gpuNum, ...base };
+    if (row.desired === 'running') {
+      const details = await engine.docker.getContainer(container.Id).inspect();
+      const ranSeconds = (new Date(details.State.FinishedAt).getTime() - new Date(details.State.StartedAt).getTime()) / 1000;
+      if (details.State.ExitCode !== 0 && ranSeconds < FAILED_START_SECONDS) {
+        return { state: 'error', reason: `容器启动失败（退出码 ${details.State.ExitCode}${details.State.Error ? `：${details.State.Error}` : ''}），请检查镜像是否含有 sshd`, ...base };
+      }
+    }
+    return { state: 'stopped', gpuNum, ...base };
+  }
+
+  async reinstall(instanceId: string, image: string, requestedAt: Date): Promise<void> {
+    const { row, engine } = await this.existing(instanceId);
+    if (row.imageId === image && row.reinstalledFor && row.reinstalledFor.getTime() >= requestedAt.getTime()) return;
+    try {
+      const ref = await this.imageRefOf(image);
+      await this.ensureImage(engine, ref);
+      const old = await this.find(engine.docker, instanceId);
+      // The new system disk gets the old one's root password and keys, so the user's login survives the reset.
+      const carried: FirstBootFiles = {};
+      if (old) {
+        if (old.state === 'running') await engine.docker.getContainer(old.id).stop({ t: STOP_GRACE_SECONDS }).catch(ignore304);
+        carried.rootHash = rootHashOf((await readFile(engine.docker.getContainer(old.id), '/etc/shadow')) ?? '') ?? undefined;
+        const pending = await readFile(engine.docker.getContainer(old.id), '/etc/slg/root-password');
+        if (pending) carried.rootPassword = pending.trim().replace(/^root:/, '');
+        carried.authorizedKeys = ((await readFile(engine.docker.getContainer(old.id), '/root/.ssh/authorized_keys')) ?? '').split('\n').filter((line) => line.trim() !== '');
+        await engine.docker.getContainer(old.id).remove({ force: true });
+      }
+      const fresh = { ...row, systemImage: ref, imageId: image };
+      const container = await this.createContainer(engine, fresh, []);
+      await this.putFirstBootFiles(container, carried);
+      await ignoreMissing(engine.docker.getImage(systemDiskRef(instanceId)).remove());
+      await this.releaseGpus(instanceId);
+      await this.db
+        .update(dockerMachines)
+        .set({ systemImage: ref, imageId: image, desired: 'stopped', reinstalledFor: requestedAt, updatedAt: new Date() })
+        .where(eq(dockerMachines.instanceId, instanceId));
+    } catch (error) {
+      throw driverErrorOf(error, '重置系统失败');
+    }
+  }
+
+  async saveImage(instanceId: string, imageUid: string): Promise<void> {
+    const { engine } = await this.existing(instanceId);
+    const tagged = `${PRIVATE_IMAGE_REPOSITORY}:${imageUid}`;
+    try {
+      const already = await engine.docker
+        .getImage(tagged)
+        .inspect()
+        .then(() => true)
+        .catch((error: unknown) => (statusOf(error) === 404 ? false : Promise.reject(error)));
+      if (already) return;
+      const found = await this.find(engine.docker, instanceId);
+      if (!found) throw new DriverError('容器不存在', false);
+      if (found.state === 'running' || found.state === 'restarting') throw new DriverError('实例未关机，无法保存镜像', false);
+      await engine.docker.getContainer(found.id).commit({ repo: PRIVATE_IMAGE_REPOSITORY, tag: imageUid, pause: false });
+      if (this.options.registryUrl) {
+        const image = engine.docker.getImage(tagged);
+        await image.tag({ repo: `${this.options.registryUrl}/${PRIVATE_IMAGE_REPOSITORY}`, tag: imageUid });
+        const stream = await engine.docker.getImage(`${this.options.registryUrl}/${tagged}`).push({});
+        await new Promise<void>((resolve, reject) => engine.docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve())));
+      }
+    } catch (error) {
+      throw driverErrorOf(error, '保存镜像失败');
+    }
+  }
+
+  async observeImages(imageUids: readonly string[]): Promise<Map<string, ObservedImage>> {
+    const observed = new Map<string, ObservedImage>();
+    for (const engine of await this.options.engines.all()) {
+      for (const uid of imageUids) {
+        if (observed.has(uid)) continue;
+        try {
+          const image = await engine.docker.getImage(`${PRIVATE_IMAGE_REPOSITORY}:${uid}`).inspect();
+          observed.set(uid, { state: 'ready', sizeGb: Math.round((image.Size / 1e9) * 10) / 10 });
+        } catch (error) {
+          if (statusOf(error) !== 404 && !isUnanswered(error)) throw error;
+        }
+      }
+    }
+    for (const uid of imageUids) if (!observed.has(uid)) observed.set(uid, { state: 'absent' });
+    return observed;
+  }
+
+  async deleteImage(imageUid: string): Promise<void> {
+    for (const engine of await this.options.engines.all()) {
+      // Untagging leaves the layers to containers made from it, which keep running.
+      await ignoreMissing(engine.docker.getImage(`${PRIVATE_IMAGE_REPOSITORY}:${imageUid}`).remove({ force: true })).catch((error: unknown) => {
+        throw driverErrorOf(error, '删除镜像失败');
+      });
+    }
+  }
+
+  /** The local volume driver sets no size: the platform's books hold it, and a shrink may not go below what is used. */
+  async resizeDataDisk(instanceId: string, sizeGb: number): Promise<void> {
+    const { row, engine } = await this.existing(instanceId);
+    if (row.dataDiskGb === sizeGb) return;
+    if (sizeGb < row.dataDiskGb) {
+      const found = await this.find(engine.docker, instanceId).catch((error: unknown) => Promise.reject(driverErrorOf(error, '缩容失败')));
+      if (found && found.state !== 'exited' && found.state !== 'created') throw new DriverError('实例未关机，不能缩容数据盘', false);
+      const used = (await this.dataDiskUsage([instanceId])).get(instanceId) ?? 0;
+      if (used > sizeGb) throw new DriverError(`数据盘已使用 ${used} GB，不能缩容到 ${sizeGb} GB`, false);
+    }
+    await this.db.update(dockerMachines).set({ dataDiskGb: sizeGb, updatedAt: new Date() }).where(eq(dockerMachines.instanceId, instanceId));
+  }
+
+  async dataDiskUsage(instanceIds: readonly string[]): Promise<Map<string, number>> {
+    const usage = new Map<string, number>();
+    if (instanceIds.length === 0) return usage;
+    const rows = await this.db.select({ instanceId: dockerMachines.instanceId, hostId: dockerMachines.hostId }).from(dockerMachines).where(inArray(dockerMachines.instanceId, [...instanceIds]));
+    for (const hostId of new Set(rows.map((row) => row.hostId))) {
+      try {
+        const engine = await this.options.engines.engine(hostId);
+        const df = (await engine.docker.df()) as { Volumes?: { Name: string; UsageData?: { Size: number } }[] };
+        const sizes = new Map((df.Volumes ?? []).map((volume) => [volume.Name, volume.UsageData?.Size ?? 0]));
+        for (const row of rows.filter((candidate) => candidate.hostId === hostId)) {
+          const bytes = sizes.get(volumeName(row.instanceId));
+          if (bytes !== undefined) usage.set(row.instanceId, Math.round((Math.max(bytes, 0) / 1e9) * 100) / 100);
+        }
+      } catch (error) {
+        if (!isUnanswered(error)) throw error;
+      }
+    }
+    return usage;
+  }
+
+  async copyData(taskUid: string, fromInstanceId: string, toInstanceId: string, path: string): Promise<void> {
+    const from = await this.existing(fromInstanceId).catch(() => Promise.reject(new DriverError('源实例的数据盘已不存在', false)));
+    const to = await this.existing(toInstanceId).catch(() => Promise.reject(new DriverError('目标实例的数据盘已不存在', false)));
+    const relative = path === DATA_DISK_MOUNT_PATH ? '' : path.slice(DATA_DISK_MOUNT_PATH.length);
+    try {
+      if (from.row.hostId === to.row.hostId) {
+        const engine = to.engine;
+        const existing = await engine.docker.listContainers({ all: true, filters: { label: [`${COPY_LABEL}=${taskUid}`] } });
+        if (existing.length > 0) return;
+        const script = relative === '' ? 'du -sk /from | cut -f1; cp -a /from/. /to/' : `[ -e "/from${relative}" ] || exit 3; du -sk "/from${relative}" | cut -f1; mkdir -p "$(dirname "/to${relative}")"; rm -rf "/to${relative}"; cp -a "/from${relative}" "/to${relative}"`;
+        const helper = await engine.docker.createContainer({
+          Image: this.options.baseImage,
+          Entrypoint: ['/bin/sh', '-c'],
+          Cmd: [script],
+          Labels: { [INSTANCE_LABEL]: toInstanceId, [COPY_LABEL]: taskUid },
+          HostConfig: {
+            Mounts: [
+              { Type: 'volume', Source: volumeName(fromInstanceId), Target: '/from', ReadOnly: true },
+              { Type: 'volume', Source: volumeName(toInstanceId), Target: '/to' },
+            ],
+          },
+        });
+        await helper.start();
+        return;
+      }
+      if (this.streamedCopies.has(taskUid)) return;
+      await this.streamBetweenHosts(taskUid, from, to, path);
+    } catch (error) {
+      throw driverErrorOf(error, '拷贝数据失败');
+    }
+  }
+
+  /** Between hosts the path travels as a tar stream from the source container to the target's, through this process. */
+  private async streamBetweenHosts(taskUid: string, from: { row: MachineRow; engine: Engine }, to: { row: MachineRow; engine: Engine }, path: string): Promise<void> {
+    const source = await this.find(from.engine.docker, from.row.instanceId);
+    const target = await this.find(to.engine.docker, to.row.instanceId);
+    if (!source || !target) throw new DriverError('实例的容器不存在，无法拷贝', false);
+    const archive = (await from.engine.docker.getContainer(source.id).getArchive({ path })) as NodeJS.ReadableStream;
+    const counter = new PassThrough();
+    const record = { state: 'running' as ObservedCopy['state'], totalGb: 0, copiedGb: 0, abort: () => counter.destroy(new Error('cancelled')) };
+    this.streamedCopies.set(taskUid, record);
+    let bytes = 0;
+    counter.on('data', (chunk: Buffer) => {
+      bytes += chunk.length;
+      record.copiedGb = Math.round((bytes / 1e9) * 100) / 100;
+    });
+    (archive as unknown as NodeJS.ReadableStream).pipe(counter);
+    const parent = path.slice(0, path.lastIndexOf('/')) || '/';
+    to.engine.docker
+      .getContainer(target.id)
+      .putArchive(counter, { path: parent })
+      .then(() => Object.assign(record, { state: 'done', totalGb: record.copiedGb }))
+      .catch((error: unknown) => Object.assign(record, record.state === 'cancelled' ? {} : { state: 'failed', reason: `拷贝中断：${String(error)}` }));
+  }
+
+  async observeCopies(taskUids: readonly string[]): Promise<Map<string, ObservedCopy>> {
+    const observed = new Map<string, ObservedCopy>();
+    for (const uid of taskUids) {
+      const streamed = this.streamedCopies.get(uid);
+      if (streamed) observed.set(uid, { state: streamed.state, totalGb: streamed.totalGb, copiedGb: streamed.copiedGb, ...(streamed.reason ? { reason: streamed.reason } : {}) });
+    }
+    const wanted = taskUids.filter((uid) => !observed.has(uid));
+    if (wanted.length > 0) {
+      for (const engine of await this.options.engines.all()) {
+        let helpers: Docker.ContainerInfo[];
+        try {
+          helpers = await engine.docker.listContainers({ all: true, filters: { label: [COPY_LABEL] } });
+        } catch (error) {
+          if (isUnanswered(error)) continue;
+          throw error;
+        }
+        for (const helper of helpers) {
+          const uid = helper.Labels[COPY_LABEL] ?? '';
+          if (!wanted.includes(uid) || observed.has(uid)) continue;
+          observed.set(uid, await this.observeHelper(engine, helper));
+        }
+      }
+    }
+    for (const uid of taskUids) if (!observed.has(uid)) observed.set(uid, { state: 'absent', totalGb: 0, copiedGb: 0 });
+    return observed;
+  }
+
+  private async observeHelper(engine: Engine, helper: Docker.ContainerInfo): Promise<ObservedCopy> {
+    const container = engine.docker.getContainer(helper.Id);
+    const log = (await container.logs({ stdout: true, stderr: false })).toString('utf8');
+    const kilobytes = Number(/(\d+)/.exec(log)?.[1] ?? '0');
+    const totalGb = Math.round((kilobytes / 1024 ** 2) * 100) / 100;
+    if (helper.State === 'running' || helper.State === 'created') return { state: 'running', totalGb, copiedGb: 0 };
+    const details = await container.inspect();
+    const code = details.State.ExitCode;
+    if (code === 0) return { state: 'done', totalGb, copiedGb: totalGb };
+    if (code === KILLED) return { state: 'cancelled', totalGb, copiedGb: 0 };
+    if (code === 3) return { state: 'failed', totalGb: 0, copiedGb: 0, reason: '源实例的数据盘上没有该路径' };
+    return { state: 'failed', totalGb, copiedGb: 0, reason: `拷贝失败（退出码 ${code}），可能是目标数据盘空间不足` };
+  }
+
+  async cancelCopy(taskUid: string): Promise<void> {
+    const streamed = this.streamedCopies.get(taskUid);
+    if (streamed) {
+      if (streamed.state === 'running') {
+        streamed.state = 'cancelled';
+        streamed.abort();
+      }
+      return;
+    }
+    for (const engine of await this.options.engines.all()) {
+      try {
+        const helpers = await engine.docker.listContainers({ filters: { label: [`${COPY_LABEL}=${taskUid}`], status: ['running'] } });
+        for (const helper of helpers) await engine.docker.getContainer(helper.Id).kill().catch(ignore304);
+      } catch (error) {
+        throw driverErrorOf(error, '取消拷贝失败');
+      }
+    }
+  }
+}
+
+function ignore304(error: unknown): void {
+  if (statusOf(error) !== 304 && statusOf(error) !== 409) throw error;
+}
+
+/** Waits for a removal; one of something already gone counts as done. */
+async function ignoreMissing(removal: Promise<unknown>): Promise<void> {
+  try {
+    await removal;
+  } catch (error) {
+    if (statusOf(error) !== 404) throw error;
+  }
+}
+
+/** A file of a container's filesystem (running or not), or null when there is none. */
+async function readFile(container: Docker.Container, path: string): Promise<string | null> {
+  try {
+    const stream = (await container.getArchive({ path })) as NodeJS.ReadableStream;
+    const files = await filesOfArchive(stream as unknown as Readable);
+    return [...files.values()][0] ?? null;
+  } catch (error) {
+    if (statusOf(error) === 404) return null;
+    throw error;
+  }
+}
+
+/** Runs a command in a running container with `input` on its stdin (never on its command line); resolves to its exit code. */
+async function execWithInput(container: Docker.Container, command: string[], input: string): Promise<number> {
+  const exec = await container.exec({ Cmd: command, AttachStdin: true, AttachStdout: true, AttachStderr: true });
+  const stream = await exec.start({ hijack: true, stdin: true });
+  await new Promise<void>((resolve, reject) => {
+    stream.on('end', resolve);
+    stream.on('close', resolve);
+    stream.on('error', reject);
+    stream.resume();
+    stream.end(input);
+  });
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const status = await exec.inspect();
+    if (!status.Running) return status.ExitCode ?? 1;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return 1;
+}

@@ -1,0 +1,68 @@
+import { buffer } from 'node:stream/consumers';
+import type { Readable } from 'node:stream';
+import * as tar from 'tar-stream';
+
+/** Where the data disk is mounted in every machine. */
+export const DATA_DISK_PATH = '/root/slg-data';
+/** Files the platform leaves in a machine before its first start, applied and removed by the init command. */
+export const FIRST_BOOT_DIR = 'etc/slg';
+
+/**
+ * The machine's PID 1, independent of the image's own entrypoint (an operator's image only needs
+ * `sshd` and `chpasswd`): on the first boot after create or reset it applies the root password (or,
+ * after a reset, the password hash the old system disk had) that the platform left in /etc/slg, then
+ * deletes it, so a password changed later survives every restart; then it runs sshd in the foreground.
+ */
+export const MACHINE_INIT = [
+  'set -e',
+  'if [ -f /etc/slg/root-password ]; then chpasswd < /etc/slg/root-password; fi',
+  'if [ -f /etc/slg/root-hash ]; then usermod -p "$(cat /etc/slg/root-hash)" root; fi',
+  'rm -rf /etc/slg',
+  'mkdir -p /run/sshd /root/slg-data',
+  'ls /etc/ssh/ssh_host_*_key >/dev/null 2>&1 || ssh-keygen -A',
+  'exec /usr/sbin/sshd -D -e -o PermitRootLogin=yes -o PasswordAuthentication=yes',
+].join('\n');
+
+export interface FirstBootFiles {
+  /** Plain password, applied with chpasswd. */
+  rootPassword?: string;
+  /** A crypt(3) hash from a previous system disk, applied with usermod -p. */
+  rootHash?: string;
+  /** Lines for /root/.ssh/authorized_keys; the file is only written when there are any. */
+  authorizedKeys?: string[];
+}
+
+/** A tar archive (for `putArchive` at `/`) holding the first-boot files, owned by root with tight modes. */
+export async function firstBootArchive(files: FirstBootFiles): Promise<Buffer> {
+  const pack = tar.pack();
+  const entry = (name: string, body: string, mode: number) => pack.entry({ name, mode, uid: 0, gid: 0 }, body);
+  const directory = (name: string, mode: number) => pack.entry({ name, type: 'directory', mode, uid: 0, gid: 0 });
+  directory(FIRST_BOOT_DIR, 0o700);
+  if (files.rootPassword !== undefined) entry(`${FIRST_BOOT_DIR}/root-password`, `root:${files.rootPassword}\n`, 0o600);
+  if (files.rootHash) entry(`${FIRST_BOOT_DIR}/root-hash`, `${files.rootHash}\n`, 0o600);
+  if (files.authorizedKeys && files.authorizedKeys.length > 0) {
+    directory('root/.ssh', 0o700);
+    entry('root/.ssh/authorized_keys', `${files.authorizedKeys.join('\n')}\n`, 0o600);
+  }
+  pack.finalize();
+  return buffer(pack);
+}
+
+/** The files of a tar stream (`getArchive`), by their name inside the archive; directories left out. */
+export async function filesOfArchive(stream: Readable): Promise<Map<string, string>> {
+  const extract = tar.extract();
+  const files = new Map<string, string>();
+  stream.pipe(extract);
+  for await (const item of extract) {
+    const body = await buffer(item);
+    if (item.header.type === 'file') files.set(item.header.name, body.toString('utf8'));
+  }
+  return files;
+}
+
+/** Root's password hash in an /etc/shadow text (null when it has none, or it is locked). */
+export function rootHashOf(shadow: string): string | null {
+  const line = shadow.split('\n').find((candidate) => candidate.startsWith('root:'));
+  const hash = line?.split(':')[1] ?? '';
+  return hash.startsWith('$') ? hash : null;
+}

@@ -1,0 +1,214 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/helpers.js';
+import { sshReady, sshRun } from '../../test/ssh.js';
+import { DriverError, type ComputeDriver, type MachineSpec, type ObservedMachine } from './driver.js';
+import { registerDockerEngine } from './docker/register.js';
+
+/**
+ * The driver contract (docs/compute.md), the same tests against every driver that can run here: `sim`
+ * always, `docker` on the engine SLG_TEST_DOCKER_HOST names (CI starts one; `.ci/run` sets
+ * SLG_REQUIRE_DOCKER_TESTS so a missing engine fails the run instead of skipping it).
+ */
+const dockerHost = process.env.SLG_TEST_DOCKER_HOST;
+if (!dockerHost && process.env.SLG_REQUIRE_DOCKER_TESTS === '1') throw new Error('SLG_TEST_DOCKER_HOST 未设置：CI 必须在真实的 Docker 引擎上运行驱动契约测试');
+
+interface Subject {
+  name: 'sim' | 'docker';
+  env: Record<string, string>;
+  /** Sets up the host(s) and returns the id machines are made on. */
+  prepare(test: TestApp): Promise<string>;
+}
+
+const SUBJECTS: Subject[] = [
+  {
+    name: 'sim',
+    env: { SIM_CREATE_SECONDS: '0', SIM_START_SECONDS: '0', SIM_STOP_SECONDS: '0', SIM_DESTROY_SECONDS: '0', SIM_REINSTALL_SECONDS: '0', SIM_SAVE_IMAGE_SECONDS: '0' },
+    prepare: async () => 'bj-a-4090-01',
+  },
+  ...(dockerHost
+    ? [
+        {
+          name: 'docker' as const,
+          env: { COMPUTE_DRIVER: 'docker', DOCKER_HOST: dockerHost, DOCKER_GPUS: '4', DOCKER_PUBLIC_ADDRESS: '127.0.0.1', DOCKER_SSH_PORTS: '41000-41999' },
+          prepare: (test: TestApp) =>
+            registerDockerEngine(test.deps.database.db, { engineUrl: dockerHost, advertisedGpus: 4, zoneId: undefined, gpuModelId: undefined, publicAddress: '127.0.0.1' }),
+        },
+      ]
+    : []),
+];
+
+let counter = 0;
+function machineId(): string {
+  counter += 1;
+  return `slg-ct${process.pid % 1000}${counter}${Date.now() % 100000}`.slice(0, 16);
+}
+
+describe.each(SUBJECTS)('the $name driver keeps the contract', (subject) => {
+  let test: TestApp;
+  let driver: ComputeDriver;
+  let hostId: string;
+  const made: string[] = [];
+
+  beforeAll(async () => {
+    test = await createTestApp({ env: subject.env });
+    driver = test.deps.compute.driver;
+    hostId = await subject.prepare(test);
+  });
+  afterAll(async () => {
+    for (const id of made) await driver.destroy(id).catch(() => undefined);
+    await test?.close();
+  });
+
+  function spec(overrides: Partial<MachineSpec> = {}): MachineSpec {
+    const instanceId = machineId();
+    made.push(instanceId);
+    return {
+      instanceId,
+      hostId,
+      gpuNum: 1,
+      imageId: 'pytorch-2.5.1-py3.12-cu124',
+      cpuCores: 1,
+      memoryGb: 1,
+      dataDiskGb: 50,
+      rootPassword: 'Contract-Pw-1',
+      authorizedKeys: [],
+      ...overrides,
+    };
+  }
+
+  async function until(instanceId: string, state: ObservedMachine['state']): Promise<ObservedMachine> {
+    let seen: ObservedMachine | undefined;
+    for (let attempt = 0; attempt < 150; attempt += 1) {
+      seen = (await driver.observe([instanceId])).get(instanceId);
+      if (seen?.state === state) return seen;
+      if (seen?.state === 'error') throw new Error(`${instanceId} failed: ${seen.reason}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`${instanceId} never became ${state}; last seen ${JSON.stringify(seen)}`);
+  }
+
+  it('creates a machine that runs with its GPUs and an SSH address, and a second create changes nothing', async () => {
+    const machine = spec({ gpuNum: 2 });
+    await driver.create(machine);
+    const running = await until(machine.instanceId, 'running');
+    expect(running.gpuNum).toBe(2);
+    expect(running.ssh?.port).toBeGreaterThan(0);
+    expect(running.runningSince).toBeInstanceOf(Date);
+    await driver.create(machine);
+    const again = (await driver.observe([machine.instanceId])).get(machine.instanceId);
+    expect(again?.runningSince?.getTime()).toBe(running.runningSince?.getTime());
+    expect(again?.ssh).toEqual(running.ssh);
+  });
+
+  it('stops, starts without GPUs, starts with another GPU count, keeping its SSH address', async () => {
+    const machine = spec({ gpuNum: 1 });
+    await driver.create(machine);
+    const first = await until(machine.instanceId, 'running');
+    await driver.stop(machine.instanceId);
+    await driver.stop(machine.instanceId);
+    await until(machine.instanceId, 'stopped');
+    await expect(driver.setPassword(machine.instanceId, 'Another-Pw-2')).rejects.toMatchObject({ retryable: false });
+
+    await driver.start(machine.instanceId, 0);
+    expect((await until(machine.instanceId, 'running')).gpuNum).toBe(0);
+    await driver.start(machine.instanceId, 0);
+    await driver.stop(machine.instanceId);
+    await until(machine.instanceId, 'stopped');
+    await driver.start(machine.instanceId, 3);
+    const third = await until(machine.instanceId, 'running');
+    expect(third.gpuNum).toBe(3);
+    expect(third.ssh).toEqual(first.ssh);
+    await driver.setPassword(machine.instanceId, 'Another-Pw-2');
+  });
+
+  it('rebuilds a stopped machine from an image, saves its disk as an image and deletes it again', async () => {
+    const machine = spec({ gpuNum: 0 });
+    await driver.create(machine);
+    await until(machine.instanceId, 'running');
+    await driver.stop(machine.instanceId);
+    await until(machine.instanceId, 'stopped');
+    const requestedAt = new Date();
+    await driver.reinstall(machine.instanceId, 'tensorflow-2.15.0-py3.10-cu122', requestedAt);
+    await driver.reinstall(machine.instanceId, 'tensorflow-2.15.0-py3.10-cu122', requestedAt);
+    expect((await until(machine.instanceId, 'stopped')).image).toBe('tensorflow-2.15.0-py3.10-cu122');
+
+    const uid = crypto.randomUUID();
+    await driver.saveImage(machine.instanceId, uid);
+    await driver.saveImage(machine.instanceId, uid);
+    let image = (await driver.observeImages([uid])).get(uid);
+    for (let attempt = 0; attempt < 50 && image?.state === 'saving'; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      image = (await driver.observeImages([uid])).get(uid);
+    }
+    expect(image).toMatchObject({ state: 'ready' });
+    expect(image?.sizeGb).toBeGreaterThan(0);
+    await driver.deleteImage(uid);
+    await driver.deleteImage(uid);
+    expect((await driver.observeImages([uid])).get(uid)).toEqual({ state: 'absent' });
+  });
+
+  it('measures the data disk, refuses to shrink it below what it holds, and copies a path to another machine', async () => {
+    const source = spec({ gpuNum: 0 });
+    const target = spec({ gpuNum: 0 });
+    await driver.create(source);
+    await driver.create(target);
+    await until(source.instanceId, 'running');
+    await until(target.instanceId, 'running');
+    const usage = await driver.dataDiskUsage([source.instanceId, target.instanceId]);
+    expect(usage.get(source.instanceId)).toBeGreaterThanOrEqual(0);
+    await driver.resizeDataDisk(source.instanceId, 80);
+    await driver.resizeDataDisk(source.instanceId, 80);
+    await expect(driver.resizeDataDisk(source.instanceId, 60)).rejects.toBeInstanceOf(DriverError);
+
+    const task = crypto.randomUUID();
+    await driver.copyData(task, source.instanceId, target.instanceId, '/root/slg-data');
+    await driver.copyData(task, source.instanceId, target.instanceId, '/root/slg-data');
+    let copy = (await driver.observeCopies([task])).get(task);
+    for (let attempt = 0; attempt < 100 && copy?.state === 'running'; attempt += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      copy = (await driver.observeCopies([task])).get(task);
+    }
+    expect(copy?.state).toBe('done');
+  });
+
+  it('destroys a machine (twice is harmless) and refuses to start what is gone', async () => {
+    const machine = spec({ gpuNum: 1 });
+    await driver.create(machine);
+    await until(machine.instanceId, 'running');
+    await driver.destroy(machine.instanceId);
+    await driver.destroy(machine.instanceId);
+    await until(machine.instanceId, 'absent');
+    await expect(driver.start(machine.instanceId, 1)).rejects.toMatchObject({ retryable: false });
+  });
+
+  if (subject.name === 'docker') {
+    it('is a real machine: SSH takes the root password, the data disk outlives power cycles and GPU changes, release removes all', async () => {
+      const machine = spec({ gpuNum: 1, rootPassword: 'First-Pw-123' });
+      await driver.create(machine);
+      const running = await until(machine.instanceId, 'running');
+      const address = { host: running.ssh?.host ?? '', port: running.ssh?.port ?? 0 };
+      await sshReady({ ...address, password: 'First-Pw-123' });
+      expect(await sshRun({ ...address, password: 'First-Pw-123' }, 'echo kept > /root/slg-data/marker.txt && hostname')).toBe(machine.instanceId);
+
+      await driver.setPassword(machine.instanceId, 'Second-Pw-456');
+      await expect(sshRun({ ...address, password: 'First-Pw-123' }, 'true')).rejects.toThrow(/authentication/i);
+      expect(await sshRun({ ...address, password: 'Second-Pw-456' }, 'cat /root/slg-data/marker.txt')).toBe('kept');
+
+      for (const gpus of [1, 0, 2]) {
+        await driver.stop(machine.instanceId);
+        await until(machine.instanceId, 'stopped');
+        await driver.start(machine.instanceId, gpus);
+        await until(machine.instanceId, 'running');
+        await sshReady({ ...address, password: 'Second-Pw-456' });
+        expect(await sshRun({ ...address, password: 'Second-Pw-456' }, 'cat /root/slg-data/marker.txt')).toBe('kept');
+      }
+
+      await driver.destroy(machine.instanceId);
+      await until(machine.instanceId, 'absent');
+      const Docker = (await import('dockerode')).default;
+      const engine = new Docker({ socketPath: new URL(dockerHost ?? '').pathname });
+      expect(await engine.listContainers({ all: true, filters: { label: [`slg.io/instance-id=${machine.instanceId}`] } })).toEqual([]);
+      expect((await engine.listVolumes({ filters: { label: [`slg.io/instance-id=${machine.instanceId}`] } })).Volumes ?? []).toEqual([]);
+    });
+  }
+});
