@@ -55,8 +55,8 @@ test.afterAll(() => {
 
 async function api<T>(request: APIRequestContext, token: string, method: 'get' | 'post' | 'delete' | 'put', path: string, data?: unknown): Promise<T> {
   const response = await request[method](`/api/v1${path}`, { headers: { Authorization: `Bearer ${token}` }, ...(data ? { data } : {}) });
-  const body = (await response.json()) as { code: number; msg: string; result: T };
-  expect(body.msg, `${method} ${path}`).toBe('success');
+  const body = (await response.json()) as { code: number; rspmsg: string; result: T };
+  expect(body.code, `${method} ${path}: ${body.rspmsg}`).toBe(200);
   return body.result;
 }
 
