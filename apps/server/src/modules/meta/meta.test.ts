@@ -86,8 +86,9 @@ describe('GET /api/v1/meta/* (public dictionaries)', () => {
 
   it('lists public images', async () => {
     const items = await list('images/public');
-    expectKeys(items, ['id', 'name', 'framework', 'frameworkVersion', 'python', 'cuda', 'ubuntu', 'sizeGb']);
+    expectKeys(items, ['id', 'name', 'framework', 'frameworkVersion', 'python', 'cuda', 'ubuntu', 'sizeGb', 'imageRef']);
     expect(items.find((i) => i.id === 'pytorch-2.5.1-py3.12-cu124')).toMatchObject({
+      imageRef: 'slg/base:bookworm',
       framework: 'PyTorch',
       frameworkVersion: '2.5.1',
       python: '3.12',

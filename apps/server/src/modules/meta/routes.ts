@@ -51,6 +51,7 @@ const publicImage = z.object({
   cuda: z.string(),
   ubuntu: z.string(),
   sizeGb: z.number().describe('镜像大小 GB'),
+  imageRef: z.string().describe('Docker 主机上运行的镜像引用（运营方可指向自己的镜像仓库）'),
 });
 
 const chargingRule = z.object({
@@ -79,7 +80,7 @@ export const DICTIONARY_MAX_AGE_MS = 1000;
  * memory like the dictionaries themselves: the page changes within DICTIONARY_MAX_AGE_MS of an edit.
  */
 export function pageListsOf(deps: AppDeps): PageLists {
-  const service = new MetaService(dbOf(deps));
+  const service = new MetaService(dbOf(deps), deps.config.compute.docker.baseImage);
   const cache = new DictionaryCache(
     async () => ({ page: { zone: await service.zones(), gpu: await service.gpus(), 'images/public': await service.publicImages() } }),
     deps.now,
@@ -94,7 +95,7 @@ export function pageListsOf(deps: AppDeps): PageLists {
  * table-backed ones are reloaded.
  */
 export const metaRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
-  const service = new MetaService(dbOf(deps));
+  const service = new MetaService(dbOf(deps), deps.config.compute.docker.baseImage);
   const tables = new DictionaryCache(
     async () => ({
       zones: ok(await service.zones()),

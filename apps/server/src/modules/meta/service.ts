@@ -1,6 +1,7 @@
-import { asc, eq } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { CHARGING_RULES, INSTANCE_HEALTHS, INSTANCE_STATUSES, RENTAL_EVENT_TYPES } from '@slg/shared';
 import type { Executor } from '../../db/client.js';
+import { DEFAULT_BASE_IMAGE } from '../../config.js';
 import { cpuModels, gpuModels, publicImages, zones } from '../../db/schema/meta.js';
 
 /**
@@ -9,7 +10,11 @@ import { cpuModels, gpuModels, publicImages, zones } from '../../db/schema/meta.
  * health, rental events and charging rules are the shared dictionaries.
  */
 export class MetaService {
-  constructor(private readonly db: Executor) {}
+  constructor(
+    private readonly db: Executor,
+    /** What a public image without its own reference runs on Docker hosts (DOCKER_BASE_IMAGE). */
+    private readonly baseImage: string = DEFAULT_BASE_IMAGE,
+  ) {}
 
   zones() {
     return this.db
@@ -54,6 +59,7 @@ export class MetaService {
         cuda: publicImages.cuda,
         ubuntu: publicImages.ubuntu,
         sizeGb: publicImages.sizeGb,
+        imageRef: sql<string>`coalesce(${publicImages.imageRef}, ${this.baseImage})`,
       })
       .from(publicImages)
       .where(eq(publicImages.enabled, true))
