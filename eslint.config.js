@@ -39,6 +39,36 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
+      // The answers' schemas (packages/shared/src/views) are the server's; the console takes their types
+      // only, so neither zod nor a schema reaches its bundle.
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', allowTypeImports: true, message: 'The console validates no answers: import zod types only (import type).' }],
+          patterns: [
+            {
+              group: ['@slg/shared/views/*'],
+              allowTypeImports: true,
+              message: "The console reads the answers' types only: import type { … } from '@slg/shared/views/…' (the schemas would bring zod into the bundle).",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The package's entry is what the console imports values from: it stays free of zod; the schemas live
+  // in views/ (a subpath of their own).
+  {
+    files: ['packages/shared/src/**/*.ts'],
+    ignores: ['packages/shared/src/views/**', '**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'zod', allowTypeImports: true, message: 'Schemas belong in packages/shared/src/views, outside the entry the console imports values from.' }],
+          patterns: [{ group: ['./views/*', '**/views/*'], allowTypeImports: true, message: 'The entry must not load the view schemas (they bring zod into the console).' }],
+        },
+      ],
     },
   },
 );

@@ -1,30 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Page } from '@slg/shared';
+import type { ChargingAmounts, ChargingRecord } from '@slg/shared/views/rental';
 import { request } from './client';
 
 export type ChargingRecordState = 'all' | 'active' | 'released';
 
-export interface ChargingAmounts {
-  usageFen: number;
-  packageFen: number;
-  diskFen: number;
-  totalFen: number;
-}
-
+export type { ChargingAmounts } from '@slg/shared/views/rental';
 /** GET /rental/charging_records: what one instance has cost so far. */
-export interface ChargingRecordDto extends ChargingAmounts {
-  instanceId: string;
-  rentalUid: string;
-  name: string;
-  zoneName: string;
-  gpuModelName: string;
-  gpuNum: number;
-  chargingRuleId: number;
-  status: string;
-  released: boolean;
-  createdAt: string;
-  releasedAt: string | null;
-}
+export type ChargingRecordDto = ChargingRecord;
 
 export interface ChargingRecordQuery {
   page: number;

@@ -3,13 +3,23 @@
  * amount is integer fen (format with `formatYuan`), every time an ISO 8601 string. No antd here. The
  * instance summary of the overview page is in ./instanceSummary (re-exported here).
  */
-import {
-  ErrorCodes,
-  type GpuMode,
-  type InstanceOperation,
-  type InstanceStatusValue,
-  type Page,
-} from '@slg/shared';
+import { ErrorCodes, type GpuMode, type InstanceStatusValue, type Page } from '@slg/shared';
+import type { MarketHost, MarketOverview } from '@slg/shared/views/market';
+import type {
+  ChargingRuleChanged,
+  ClonePrepayResult,
+  CreatedInstance,
+  GpuCountChanged,
+  GpuCountQuote,
+  InstancePort,
+  InstanceView,
+  KeepWhenOff,
+  PrepayResult,
+  RefundPreview,
+  Renewed,
+  RenewPrepayResult,
+  RootPassword,
+} from '@slg/shared/views/rental';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { ApiError, isEnvelopeError, request, type ResponseEnvelope } from './client';
 import { idempotencyHeaders } from './idempotency';
@@ -18,38 +28,28 @@ import { queryKeys } from './queryKeys';
 import { toast } from './toast';
 
 export { fetchInstanceSummary, INSTANCES_SLOW_POLL_MS, useInstanceSummaryQuery, type InstanceSummary } from './instanceSummary';
+// The answers' types are inferred from the server's schemas (packages/shared/src/views), never retyped here.
+export type { MarketFigures, MarketHost, MarketOverview } from '@slg/shared/views/market';
+export type {
+  ChargingRuleChanged,
+  ClonePrepayResult,
+  CreatedInstance,
+  GpuCountChanged,
+  GpuCountQuote,
+  InstancePort,
+  InstanceView,
+  KeepWhenOff,
+  PrepayResult,
+  RefundPreview,
+  Renewed,
+  RenewPrepayResult,
+  RootPassword,
+  RunningCopy,
+} from '@slg/shared/views/rental';
 
 // ---------------------------------------------------------------------------------------------
 // Shapes
 // ---------------------------------------------------------------------------------------------
-
-/** A host on the market, priced for the charging rule asked for. */
-export interface MarketHost {
-  hostId: string;
-  hostName: string;
-  zoneId: string;
-  zoneName: string;
-  gpuModelId: string;
-  gpuModelName: string;
-  /** Memory of one GPU, GB. */
-  gpuMemoryGb: number;
-  gpuTotal: number;
-  gpuFree: number;
-  chargingRuleId: number;
-  /** Price per GPU and charging unit (per hour for pay-as-you-go), fen. */
-  pricePerGpuFen: number;
-  /** 时 / 天 / 周 / 月 */
-  unit: string;
-  cpuModelId: string;
-  cpuModelName: string;
-  cpuPerGpu: number;
-  memoryGbPerGpu: number;
-  /** What an instance's data disk may grow to on this host now (GB). */
-  dataDiskFreeGb: number;
-  dataDiskMaxGb: number;
-  cudaVersion: string;
-  driverVersion: string;
-}
 
 export type MarketSort = 'price' | 'free';
 
@@ -66,24 +66,6 @@ export interface MarketQuery {
   sort?: MarketSort;
 }
 
-/** Free / total GPUs and the lowest price of a group of hosts. */
-export interface MarketFigures {
-  hostCount: number;
-  gpuTotal: number;
-  gpuFree: number;
-  /** The most GPUs one host of the group can give now. */
-  maxFreeOnHost: number;
-  minPricePerGpuFen: number;
-}
-
-export interface MarketOverview {
-  chargingRuleId: number;
-  unit: string;
-  gpuModels: (MarketFigures & { gpuModelId: string; gpuModelName: string; gpuMemoryGb: number })[];
-  zones: (MarketFigures & { zoneId: string; zoneName: string; region: string })[];
-  cells: (MarketFigures & { zoneId: string; gpuModelId: string })[];
-}
-
 export interface PrepayBody {
   hostId: string;
   gpuNum: number;
@@ -91,21 +73,6 @@ export interface PrepayBody {
   /** Periods of a day / week / month package. */
   rentAmount?: number;
   voucherId?: number;
-}
-
-/**
- * For pay-as-you-go: `amount` is the hourly rate, `payable` what the balance must cover (one hour).
- * For a package: `amount` its price, `discount` the voucher's part, `payable` what the balance pays, and
- * `expiresAt` when it would end if bought now.
- */
-export interface PrepayResult {
-  amount: number;
-  discount: number;
-  payable: number;
-  pricePerGpuFen: number;
-  unit: string;
-  balanceRequired: number;
-  expiresAt: string | null;
 }
 
 export interface CreateInstanceBody {
@@ -123,92 +90,6 @@ export interface RenewBody {
   instanceIds: string[];
   rentAmount: number;
   voucherId?: number;
-}
-
-export interface RenewPrepayResult {
-  amount: number;
-  discount: number;
-  payable: number;
-  items: { instanceId: string; name: string; packageName: string; amount: number; expiresAt: string }[];
-}
-
-/** What switching a package to pay-as-you-go refunds now, fen. */
-export interface RefundPreview {
-  paid: number;
-  used: number;
-  refund: number;
-}
-
-export interface CreatedInstance {
-  instanceId: string;
-  rentalId: number;
-  rentalUid: string;
-  orderId: string;
-}
-
-export interface InstanceView {
-  instanceId: string;
-  rentalId: number;
-  rentalUid: string;
-  name: string;
-  status: InstanceStatusValue;
-  /** What the platform is doing right now: create / power_on / power_off / release. */
-  operation: InstanceOperation | null;
-  /** Why the platform changed the status (arrears power-off, host failure). */
-  statusReason: string | null;
-  health: 'Normal' | 'Abnormal';
-  hostId: string;
-  hostName: string;
-  zoneId: string;
-  zoneName: string;
-  gpuModelId: string;
-  gpuModelName: string;
-  gpuNum: number;
-  /** The mode of the current run (or the power-on under way); `gpu` while off, what 开机 starts with. */
-  gpuMode: GpuMode;
-  /** While off: the mode of the last run; null while running or starting. */
-  lastRunMode: GpuMode | null;
-  /** Of the current mode; while off, of the GPU configuration 开机 starts with. */
-  cpuCores: number;
-  memoryGb: number;
-  dataDiskGb: number;
-  /** What the data disk above the free 50 GB costs per day, fen (0: not billed). */
-  diskRateFenPerDay: number;
-  chargingRuleId: number;
-  imageId: string;
-  imageName: string;
-  sshCommand: string | null;
-  /** The hourly rate of the current mode, fen; while off, what 开机 (with GPUs) costs. */
-  priceFen: number;
-  gpuPriceFen: number;
-  noGpuPriceFen: number;
-  runStartedAt: string | null;
-  poweredOffAt: string | null;
-  /** When a powered-off instance will be released automatically. */
-  releaseAt: string | null;
-  /** 保留实例: kept past the automatic release, its disks paid a day at a time. */
-  keepWhenOff: boolean;
-  /** The end of the days of keeping paid so far. */
-  retainedUntil: string | null;
-  /** When a day / week / month package ends; null for pay-as-you-go. */
-  expiresAt: string | null;
-  autoRenew: boolean;
-  /** A power-off the user scheduled. */
-  scheduledPowerOffAt: string | null;
-  /** A 跨实例拷贝 running from or into the instance (the server always sends it; null when none runs). */
-  copyTask?: RunningCopy | null;
-  createdAt: string;
-}
-
-/** What the instance list shows of a running 跨实例拷贝. */
-export interface RunningCopy {
-  /** What `DELETE /rental/copy_data` cancels. */
-  taskId: string;
-  /** source: this instance is copied from; target: copied into. */
-  role: 'source' | 'target';
-  peerInstanceId: string;
-  progress: number;
-  path: string;
 }
 
 export interface InstanceListQuery {
@@ -315,8 +196,8 @@ export function renewPrepay(body: RenewBody): Promise<RenewPrepayResult> {
   return request<RenewPrepayResult>({ method: 'POST', url: '/rental/renew/prepay', data: body, silent: true });
 }
 
-export function renewInstances(body: RenewBody, idempotencyKey: string): Promise<{ orderIds: string[] }> {
-  return request<{ orderIds: string[] }>({ method: 'POST', url: '/rental/renew', data: body, headers: idempotencyHeaders(idempotencyKey) });
+export function renewInstances(body: RenewBody, idempotencyKey: string): Promise<Renewed> {
+  return request<Renewed>({ method: 'POST', url: '/rental/renew', data: body, headers: idempotencyHeaders(idempotencyKey) });
 }
 
 export function setAutoRenew(instanceId: string, autoRenew: boolean): Promise<null> {
@@ -332,8 +213,8 @@ export function fetchRefundPreview(rentalUid: string): Promise<RefundPreview> {
 export function updateChargingRule(
   input: { instanceId: string; chargingRuleId: number; rentAmount?: number },
   idempotencyKey: string,
-): Promise<{ orderId: string; refund: number; payable: number }> {
-  return request<{ orderId: string; refund: number; payable: number }>({
+): Promise<ChargingRuleChanged> {
+  return request<ChargingRuleChanged>({
     method: 'PUT',
     url: '/rental/update_charging_rule',
     params: { ...input },
@@ -341,25 +222,13 @@ export function updateChargingRule(
   });
 }
 
-/** What changing an instance's GPU count costs (package: payable / refund) or makes its hourly rate. */
-export interface GpuCountQuote {
-  fromGpuNum: number;
-  toGpuNum: number;
-  maxGpuNum: number;
-  hostFreeGpus: number;
-  hourlyFen: number;
-  payable: number;
-  refund: number;
-  expiresAt: string | null;
-}
-
 /** Silent: the page shows a refused quote in place. */
 export function gpuCountPrepay(instanceId: string, gpuNum: number): Promise<GpuCountQuote> {
   return request<GpuCountQuote>({ method: 'POST', url: '/rental/change_gpu_num/prepay', data: { instanceId, gpuNum }, silent: true });
 }
 
-export function changeGpuCount(input: { instanceId: string; gpuNum: number }, idempotencyKey: string): Promise<GpuCountQuote & { orderId: string | null }> {
-  return request<GpuCountQuote & { orderId: string | null }>({
+export function changeGpuCount(input: { instanceId: string; gpuNum: number }, idempotencyKey: string): Promise<GpuCountChanged> {
+  return request<GpuCountChanged>({
     method: 'POST',
     url: '/rental/change_gpu_num',
     data: input,
@@ -382,12 +251,6 @@ export interface CloneBody {
   releaseSource?: boolean;
 }
 
-export interface ClonePrepayResult extends PrepayResult {
-  dataDiskGb: number;
-  diskRateFenPerDay: number;
-  sourceInstanceId: string;
-}
-
 const clonePath = (crossRegion: boolean) => (crossRegion ? '/rental/clone/v2' : '/rental/clone');
 
 /** Silent: the clone pages show a refused price in place. */
@@ -399,17 +262,8 @@ export function cloneInstance(body: CloneBody, crossRegion: boolean, idempotency
   return request<CreatedInstance>({ method: 'POST', url: clonePath(crossRegion), data: body, headers: idempotencyHeaders(idempotencyKey) });
 }
 
-export function setKeepWhenOff(instanceId: string, keep: boolean): Promise<{ keepWhenOff: boolean; rateFenPerDay: number }> {
-  return request<{ keepWhenOff: boolean; rateFenPerDay: number }>({ method: 'PUT', url: '/rental/keep_when_off', data: { instanceId, keep } });
-}
-
-/** A custom service port (自定义服务): protocol 1 HTTP (an https address), 2 TCP (gateway host:port). */
-export interface InstancePort {
-  port: number;
-  protocol: 1 | 2;
-  protocolName: string;
-  address: string;
-  createdAt: string;
+export function setKeepWhenOff(instanceId: string, keep: boolean): Promise<KeepWhenOff> {
+  return request<KeepWhenOff>({ method: 'PUT', url: '/rental/keep_when_off', data: { instanceId, keep } });
 }
 
 export function fetchInstancePorts(instanceId: string): Promise<InstancePort[]> {
@@ -441,8 +295,8 @@ export function updateInstancePassword(instanceId: string, password: string): Pr
   return request<null>({ method: 'POST', url: '/rental/update_pwd', data: { instanceId, password } });
 }
 
-export function revealInstancePassword(instanceId: string): Promise<{ password: string }> {
-  return request<{ password: string }>({ url: '/rental/password', params: { instanceId } });
+export function revealInstancePassword(instanceId: string): Promise<RootPassword> {
+  return request<RootPassword>({ url: '/rental/password', params: { instanceId } });
 }
 
 /** Releases a powered-off instance: its system and data disks are deleted. */

@@ -3,33 +3,12 @@
  * same region (docs/api-compute.md). The machines copy disk to disk; the server follows the progress,
  * and the console polls the instance's copy tasks while one runs.
  */
+import type { CopyTask } from '@slg/shared/views/rental';
 import { useQuery } from '@tanstack/react-query';
 import { request } from './client';
 import { queryKeys } from './queryKeys';
 
-export type CopyStatus = 'running' | 'done' | 'failed' | 'cancelled';
-
-export interface CopyTask {
-  taskId: string;
-  /** What the instance the list was asked for is in this copy. */
-  role: 'source' | 'target';
-  fromInstanceId: string;
-  fromInstanceName: string;
-  toInstanceId: string;
-  toInstanceName: string;
-  peerInstanceId: string;
-  peerInstanceName: string;
-  path: string;
-  status: CopyStatus;
-  statusReason: string | null;
-  /** 0–100; 100 only once done. */
-  progress: number;
-  totalGb: number;
-  /** For a cancelled copy: what it had copied when it stopped (it stays on the target). */
-  copiedGb: number;
-  createdAt: string;
-  finishedAt: string | null;
-}
+export type { CopyStatus, CopyTask } from '@slg/shared/views/rental';
 
 export interface CopyDataBody {
   fromInstanceId: string;

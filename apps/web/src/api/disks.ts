@@ -4,35 +4,18 @@
  * price; the console reads them here and sends the new total size.
  */
 import { diskRateFenPerDay } from '@slg/shared';
+import type { DiskInfo, DiskResized } from '@slg/shared/views/rental';
 import { useQuery } from '@tanstack/react-query';
 import { request } from './client';
 import { queryKeys } from './queryKeys';
 
-export interface DiskInfo {
-  instanceId: string;
-  sizeGb: number;
-  /** GB used; null when the machine cannot be asked right now. */
-  usedGb: number | null;
-  /** The free part of every data disk (50 GB). */
-  freeGb: number;
-  /** The smallest size a shrink may reach: the free size, never below what is used. */
-  minGb: number;
-  /** The largest data disk of one instance on its host. */
-  maxGb: number;
-  /** Disk space the host has not handed out yet. */
-  hostFreeGb: number;
-  priceFenPerGbDay: number;
-  /** What the disk costs per day now, fen. */
-  rateFenPerDay: number;
-}
+export type { DiskInfo, DiskResized } from '@slg/shared/views/rental';
 
 export interface DiskResizeBody {
   instanceId: string;
   /** The new total size in GB. */
   sizeGb: number;
 }
-
-export type DiskResized = DiskInfo & { orderId: string | null };
 
 /** Under the instances key, so every change to an instance refreshes it too. */
 export const diskKeys = {

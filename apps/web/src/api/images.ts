@@ -3,37 +3,14 @@
  * that use images (重置系统, 更换镜像, 保存镜像). The server checks names, quota and states
  * (docs/api-compute.md); the console shows a refused name on its field and anything else once (toast).
  */
-import { ErrorCodes, type Page, type PrivateImageStatus } from '@slg/shared';
+import { ErrorCodes, type Page } from '@slg/shared';
+import type { ImageUsage, PrivateImageView, SavedImage, SharesRemoved } from '@slg/shared/views/images';
 import { useQuery } from '@tanstack/react-query';
 import { isApiError, request } from './client';
 import type { InstanceView } from './compute';
 import { queryKeys } from './queryKeys';
 
-export interface PrivateImageView {
-  /** `img-…`: what creating an instance or switching its image names. */
-  imageId: string;
-  /** What the sharing calls name. */
-  imageUId: string;
-  name: string;
-  /** Ready: its size; saving: the size it is saved from (counted in the quota until done); failed: 0. */
-  sizeGb: number;
-  status: PrivateImageStatus;
-  statusReason: string | null;
-  /** The CUDA version it needs: a host runs it when its driver supports at least this. */
-  cuda: string;
-  baseImageId: string;
-  baseImageName: string;
-  /** Shared with me: the owner's masked phone. Absent on my own images. */
-  sharedFrom?: string;
-  /** My own images: with how many accounts they are shared. */
-  shareCount: number;
-  createdAt: string;
-}
-
-export interface ImageUsage {
-  usedGb: number;
-  quotaGb: number;
-}
+export type { ImageUsage, PrivateImageView, SavedImage, SharesRemoved } from '@slg/shared/views/images';
 
 /** Every image fits one page: 30 GB hold few images, and shared ones are few. */
 export const IMAGE_PAGE_SIZE = 100;
@@ -66,8 +43,8 @@ export function shareImage(input: { imageId: string; telephone: string }): Promi
   return request<null>({ method: 'POST', url: '/rental/share_image/share', data: input });
 }
 
-export function stopSharingImage(imageUId: string): Promise<{ removed: number }> {
-  return request<{ removed: number }>({ method: 'DELETE', url: '/rental/share_image/share_to_others', params: { imageUId } });
+export function stopSharingImage(imageUId: string): Promise<SharesRemoved> {
+  return request<SharesRemoved>({ method: 'DELETE', url: '/rental/share_image/share_to_others', params: { imageUId } });
 }
 
 export function removeSharedImage(imageUId: string): Promise<null> {
@@ -82,8 +59,8 @@ export function switchInstanceImage(input: { instanceId: string; imageId: string
   return request<InstanceView>({ method: 'POST', url: '/rental/switch_image/v2', data: input });
 }
 
-export function saveInstanceImage(input: { instanceId: string; name: string }): Promise<{ imageId: string }> {
-  return request<{ imageId: string }>({ method: 'POST', url: '/rental/save_image', data: input });
+export function saveInstanceImage(input: { instanceId: string; name: string }): Promise<SavedImage> {
+  return request<SavedImage>({ method: 'POST', url: '/rental/save_image', data: input });
 }
 
 /** My images and those shared with me; polled while any of them is saving. */

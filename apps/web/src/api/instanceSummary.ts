@@ -2,16 +2,12 @@
  * The caller's instance counts and running cost (总览). Apart from api/compute.ts so that the overview
  * page loads these few lines, not the whole instance API.
  */
-import type { InstanceStatusValue } from '@slg/shared';
+import type { InstanceSummary } from '@slg/shared/views/rental';
 import { useQuery } from '@tanstack/react-query';
 import { request } from './client';
 import { queryKeys } from './queryKeys';
 
-export interface InstanceSummary {
-  total: number;
-  byStatus: Partial<Record<InstanceStatusValue, number>>;
-  runningCostPerHourFen: number;
-}
+export type { InstanceSummary } from '@slg/shared/views/rental';
 
 /** Under the instances key: whatever invalidates the instances refreshes the summary too. */
 export const INSTANCE_SUMMARY_KEY = [...queryKeys.instances, 'summary'] as const;

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { IMAGE_NAME_MESSAGE, IMAGE_NAME_PATTERN, PRIVATE_IMAGE_ID_PATTERN, PRIVATE_IMAGE_QUOTA_GB, PRIVATE_IMAGE_STATUSES } from '@slg/shared';
+import { IMAGE_NAME_MESSAGE, IMAGE_NAME_PATTERN, PRIVATE_IMAGE_ID_PATTERN, PRIVATE_IMAGE_QUOTA_GB } from '@slg/shared';
+import { imageUsageSchema, privateImageSchema, savedImageSchema, sharesRemovedSchema } from '@slg/shared/views/images';
+import { instanceViewSchema } from '@slg/shared/views/rental';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { telephoneField, text } from '../../http/fields.js';
 import { pageQuery, pageSchema } from '../../http/pagination.js';
 import { instanceIdField } from '../rental/routes.js';
-import { instanceViewSchema } from '../rental/views.js';
 import { ImageService } from './service.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope, 503: errorEnvelope };
@@ -16,22 +17,6 @@ const imageNameField = text('镜像名称').trim().regex(IMAGE_NAME_PATTERN, IMA
 const privateImageIdField = text('镜像ID').regex(PRIVATE_IMAGE_ID_PATTERN, '镜像ID格式不正确');
 const imageIdField = text('镜像').min(1, '请选择镜像').max(96, '镜像ID过长');
 const imageUidField = z.uuid({ error: '镜像UID格式不正确' });
-const statuses = PRIVATE_IMAGE_STATUSES.map((item) => item.value) as [string, ...string[]];
-
-const privateImageSchema = z.object({
-  imageId: z.string().describe('镜像ID，如 img-k3m9x2p7qa4b（创建实例、更换镜像时使用）'),
-  imageUId: z.string().describe('镜像UID（分享相关接口使用）'),
-  name: z.string(),
-  sizeGb: z.number().describe('镜像大小（GB）；保存中为来源镜像大小（计入额度），失败为0'),
-  status: z.enum(statuses).describe('saving 保存中、ready 就绪、failed 失败'),
-  statusReason: z.string().nullable().describe('失败原因'),
-  cuda: z.string().describe('镜像需要的 CUDA 版本'),
-  baseImageId: z.string().describe('所基于的公共镜像ID'),
-  baseImageName: z.string(),
-  sharedFrom: z.string().optional().describe('他人分享给我的镜像：分享者手机号（脱敏，如 138****8001）；自己的镜像没有该字段'),
-  shareCount: z.number().int().describe('自己的镜像：已分享给多少个账号'),
-  createdAt: z.string(),
-});
 
 /** 我的镜像 and the instance operations that use images (reset, switch, save). */
 export const imageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
@@ -77,7 +62,7 @@ export const imageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app)
         tags,
         summary: `保存镜像（实例须已关机）：把系统盘保存为私有镜像（不含数据盘），保存中实例不能开机；每个账号免费 ${PRIVATE_IMAGE_QUOTA_GB} GB，已用满时拒绝（40901），名称重复 40026`,
         body: z.object({ instanceId: instanceIdField, name: imageNameField.describe(IMAGE_NAME_MESSAGE) }),
-        response: { 200: envelopeOf(z.object({ imageId: z.string() })), ...errors },
+        response: { 200: envelopeOf(savedImageSchema), ...errors },
       },
     },
     async (request) => ok(await images.save(principalOf(request), request.body)),
@@ -104,7 +89,7 @@ export const imageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app)
       schema: {
         tags,
         summary: `私有镜像已用容量与免费额度（${PRIVATE_IMAGE_QUOTA_GB} GB）：就绪镜像按大小计，保存中的按来源镜像大小计；不含他人分享的`,
-        response: { 200: envelopeOf(z.object({ usedGb: z.number(), quotaGb: z.number() })), ...errors },
+        response: { 200: envelopeOf(imageUsageSchema), ...errors },
       },
     },
     async (request) => ok(await images.usage(principalOf(request))),
@@ -169,7 +154,7 @@ export const imageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app)
         tags,
         summary: '取消我的镜像对所有人的分享（对方已创建的实例不受影响）',
         querystring: z.object({ imageUId: imageUidField }),
-        response: { 200: envelopeOf(z.object({ removed: z.number().int().describe('取消的分享数') })), ...errors },
+        response: { 200: envelopeOf(sharesRemovedSchema), ...errors },
       },
     },
     async (request) => ok(await images.stopSharing(principalOf(request), request.query.imageUId)),

@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { and, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { AccountType, imageRunsOnHost, isPrivateImageId, maskTelephone, PRIVATE_IMAGE_QUOTA_GB, type Page, type PrivateImageStatus } from '@slg/shared';
+import type { PrivateImageView } from '@slg/shared/views/images';
 import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { hosts, imageShares, instances, privateImages, publicImages, users } from '../../db/schema/index.js';
@@ -28,23 +29,8 @@ function roundGb(value: number): number {
   return Math.round(value * 10) / 10;
 }
 
-export interface PrivateImageView {
-  imageId: string;
-  imageUId: string;
-  name: string;
-  /** Ready: the image's size; saving: the size of the image it is saved from (counted until it is done); failed: 0. */
-  sizeGb: number;
-  status: PrivateImageStatus;
-  statusReason: string | null;
-  cuda: string;
-  baseImageId: string;
-  baseImageName: string;
-  /** Shared with me: the owner's phone, masked (138****8001). Absent on my own images. */
-  sharedFrom?: string;
-  /** My own images: how many accounts they are shared with. */
-  shareCount: number;
-  createdAt: string;
-}
+/** The answer's shape: the schema in packages/shared (views/images), which the console reads too. */
+export type { PrivateImageView };
 
 type ImageRow = typeof privateImages.$inferSelect;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MAX_GPUS_PER_INSTANCE } from '@slg/shared';
+import { marketHostSchema, marketOverviewSchema } from '@slg/shared/views/market';
 import type { AppDeps } from '../../deps.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { text } from '../../http/fields.js';
@@ -24,45 +25,6 @@ const gpuNumQuery = z.coerce
   .int('GPU数量必须是整数')
   .min(1, 'GPU数量至少为1')
   .max(MAX_GPUS_PER_INSTANCE, `GPU数量不能超过${MAX_GPUS_PER_INSTANCE}`);
-
-const marketHostSchema = z.object({
-  hostId: z.string(),
-  hostName: z.string(),
-  zoneId: z.string(),
-  zoneName: z.string(),
-  gpuModelId: z.string(),
-  gpuModelName: z.string(),
-  gpuMemoryGb: z.number().int().describe('单卡显存 GB'),
-  gpuTotal: z.number().int(),
-  gpuFree: z.number().int().describe('当前空闲 GPU 数'),
-  chargingRuleId: z.number().int(),
-  pricePerGpuFen: z.number().int().describe('每卡每计费单位的价格（分）'),
-  unit: z.string().describe('计费单位：时 / 天 / 周 / 月'),
-  cpuModelId: z.string(),
-  cpuModelName: z.string(),
-  cpuPerGpu: z.number().int().describe('每卡分配的 CPU 核数'),
-  memoryGbPerGpu: z.number().int().describe('每卡分配的内存 GB'),
-  dataDiskFreeGb: z.number().int().describe('数据盘可扩容到的大小：主机剩余磁盘，不超过 dataDiskMaxGb'),
-  dataDiskMaxGb: z.number().int().describe('单个实例数据盘上限 GB'),
-  cudaVersion: z.string().describe('主机支持的最高 CUDA 版本'),
-  driverVersion: z.string(),
-});
-
-const figures = {
-  hostCount: z.number().int(),
-  gpuTotal: z.number().int(),
-  gpuFree: z.number().int(),
-  maxFreeOnHost: z.number().int().describe('单台主机当前最多可租的卡数'),
-  minPricePerGpuFen: z.number().int().describe('有空闲 GPU 的主机中的最低单价（分）；全部租满时为所有主机的最低单价'),
-};
-
-const overviewSchema = z.object({
-  chargingRuleId: z.number().int(),
-  unit: z.string(),
-  gpuModels: z.array(z.object({ gpuModelId: z.string(), gpuModelName: z.string(), gpuMemoryGb: z.number().int(), ...figures })),
-  zones: z.array(z.object({ zoneId: z.string(), zoneName: z.string(), region: z.string(), ...figures })),
-  cells: z.array(z.object({ zoneId: z.string(), gpuModelId: z.string(), ...figures })),
-});
 
 /**
  * 算力市场 (public: the market is visible without signing in, spec §2) and the operator's fleet calls.
@@ -130,7 +92,7 @@ export const marketRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
         tags,
         summary: '算力市场概览：每个GPU型号、可用区及其组合的空闲/总卡数与最低价（至多1秒前的数据）',
         querystring: z.object({ chargingRuleId: chargingRuleQuery }),
-        response: { 200: envelopeOf(overviewSchema), ...errors },
+        response: { 200: envelopeOf(marketOverviewSchema), ...errors },
       },
     },
     async (request, reply) => {

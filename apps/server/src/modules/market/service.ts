@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gte, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { FREE_DATA_DISK_GB, type Page } from '@slg/shared';
+import type { MarketFigures, MarketHost, MarketOverview } from '@slg/shared/views/market';
 import type { AppDeps } from '../../deps.js';
 import { cpuModels, gpuModels, hosts, zones } from '../../db/schema/index.js';
 import { pageOf, offsetOf, type PageQuery } from '../../http/pagination.js';
@@ -24,48 +25,8 @@ export interface MarketSearchQuery extends PageQuery {
   chargingRuleId: MarketRuleId;
 }
 
-/** One host as the market shows it. */
-export interface MarketHost {
-  hostId: string;
-  hostName: string;
-  zoneId: string;
-  zoneName: string;
-  gpuModelId: string;
-  gpuModelName: string;
-  gpuMemoryGb: number;
-  gpuTotal: number;
-  gpuFree: number;
-  chargingRuleId: number;
-  pricePerGpuFen: number;
-  unit: string;
-  cpuModelId: string;
-  cpuModelName: string;
-  cpuPerGpu: number;
-  memoryGbPerGpu: number;
-  dataDiskFreeGb: number;
-  dataDiskMaxGb: number;
-  cudaVersion: string;
-  driverVersion: string;
-}
-
-/** Free, total and the lowest price of a group of hosts (a GPU model, a zone, or both). */
-export interface MarketFigures {
-  hostCount: number;
-  gpuTotal: number;
-  gpuFree: number;
-  /** The most GPUs one host of the group can give now: the largest order it can take. */
-  maxFreeOnHost: number;
-  /** The lowest price among hosts with a free GPU; among all when none is free. */
-  minPricePerGpuFen: number;
-}
-
-export interface MarketOverview {
-  chargingRuleId: number;
-  unit: string;
-  gpuModels: (MarketFigures & { gpuModelId: string; gpuModelName: string; gpuMemoryGb: number })[];
-  zones: (MarketFigures & { zoneId: string; zoneName: string; region: string })[];
-  cells: (MarketFigures & { zoneId: string; gpuModelId: string })[];
-}
+/** The answers' shapes: the schemas in packages/shared (views/market), which the console reads too. */
+export type { MarketFigures, MarketHost, MarketOverview };
 
 const freeGpus = sql<number>`(${hosts.gpuTotal} - ${hosts.gpuAllocated})`;
 const freeDisk = sql<number>`(${hosts.dataDiskTotalGb} - ${hosts.dataDiskAllocatedGb})`;

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { PACKAGE_PRICE_HOURS } from '@slg/shared';
+import type { ChargingRecord } from '@slg/shared/views/rental';
 import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { orders } from '../../db/schema/index.js';
 import { InstanceBillingJobs } from './billing-jobs.js';
-import type { ChargingRecord } from './charging-records.js';
 
 let t: TestApp;
 const IMAGE = 'pytorch-2.5.1-py3.12-cu124';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { and, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '@slg/shared';
+import { chargingAmountsSchema, chargingRecordSchema, type ChargingAmounts, type ChargingRecord } from '@slg/shared/views/rental';
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../db/client.js';
 import { gpuModels, instances, orders, zones } from '../../db/schema/index.js';
@@ -16,36 +17,13 @@ import type { Principal } from '../../core/principal.js';
 const SETTLED_STATUSES = ['PAID', 'PLACED', 'REFUNDED'];
 const DISK_ORDER_TYPES = ['EXPAND_DISK', 'SHRINK_DISK'];
 
-const amountsSchema = z.object({
-  usageFen: z.number().int().describe('按量计费（含无卡模式）已结算的费用（分）'),
-  packageFen: z.number().int().describe('包日/包周/包月等预付费实付，扣除退款（分）'),
-  diskFen: z.number().int().describe('数据盘扩容费用（分）'),
-  totalFen: z.number().int().describe('合计（分）'),
-});
-type Amounts = z.infer<typeof amountsSchema>;
-
-export const chargingRecordSchema = amountsSchema.extend({
-  instanceId: z.string(),
-  rentalUid: z.string(),
-  name: z.string(),
-  zoneName: z.string(),
-  gpuModelName: z.string(),
-  gpuNum: z.number().int(),
-  chargingRuleId: z.number().int().describe('当前计费方式'),
-  status: z.string(),
-  released: z.boolean(),
-  createdAt: z.string(),
-  releasedAt: z.string().nullable(),
-});
-export type ChargingRecord = z.infer<typeof chargingRecordSchema>;
-
 export const chargingRecordsQuery = pageQuery.extend({
   state: z.enum(['all', 'active', 'released'], { error: '实例状态只能是 all、active 或 released' }).default('all'),
   keyword: text('搜索内容').trim().max(64, '搜索内容不能超过64个字符').optional(),
 });
 export type ChargingRecordsQuery = z.infer<typeof chargingRecordsQuery>;
 
-const ZERO: Amounts = { usageFen: 0, packageFen: 0, diskFen: 0, totalFen: 0 };
+const ZERO: ChargingAmounts = { usageFen: 0, packageFen: 0, diskFen: 0, totalFen: 0 };
 
 /** What each order cost net: paid, plus metered charges of a running usage order, less refunds. */
 const netFen = sql`${orders.paidFen} + ${orders.meteredFen} - ${orders.refundedFen}`;
@@ -83,7 +61,7 @@ export class ChargingRecordService {
     return and(...conditions) ?? sql`true`;
   }
 
-  async list(principal: Principal, query: ChargingRecordsQuery): Promise<Page<ChargingRecord> & { totals: Amounts }> {
+  async list(principal: Principal, query: ChargingRecordsQuery): Promise<Page<ChargingRecord> & { totals: ChargingAmounts }> {
     const where = this.conditions(principal, query);
     const [page, totals] = await Promise.all([
       paged(
@@ -152,7 +130,7 @@ export const chargingRecordRoutes = (deps: AppDeps): FastifyPluginAsyncZod => as
         tags: ['容器实例'],
         summary: '计费记录：每个实例（含已释放）至今的按量、包周期、数据盘费用，以及范围内的合计',
         querystring: chargingRecordsQuery,
-        response: { 200: envelopeOf(pageSchema(chargingRecordSchema).extend({ totals: amountsSchema })), ...errors },
+        response: { 200: envelopeOf(pageSchema(chargingRecordSchema).extend({ totals: chargingAmountsSchema })), ...errors },
       },
     },
     async (request) => ok(await records.list(principalOf(request), request.query)),

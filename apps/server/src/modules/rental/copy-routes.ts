@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { COPY_PATH_MAX, DATA_DISK_MOUNT_PATH } from '@slg/shared';
+import { copyTaskSchema } from '@slg/shared/views/rental';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
@@ -12,25 +13,6 @@ import { instanceIdField } from './routes.js';
 const TASK_ID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope, 503: errorEnvelope };
-
-const copyTaskView = z.object({
-  taskId: z.string().describe('拷贝任务ID'),
-  role: z.enum(['source', 'target']).describe('所查询的实例在此任务中是源（source）还是目标（target）'),
-  fromInstanceId: z.string(),
-  fromInstanceName: z.string(),
-  toInstanceId: z.string(),
-  toInstanceName: z.string(),
-  peerInstanceId: z.string().describe('另一端实例的ID'),
-  peerInstanceName: z.string(),
-  path: z.string().describe('拷贝的路径；数据拷贝到目标实例的相同路径'),
-  status: z.enum(['running', 'done', 'failed', 'cancelled']).describe('running 拷贝中、done 已完成、failed 失败、cancelled 已取消'),
-  statusReason: z.string().nullable().describe('失败原因；已取消时为「已取消」'),
-  progress: z.number().int().describe('进度 0–100'),
-  totalGb: z.number().describe('需拷贝的数据量（GB），开始后可知'),
-  copiedGb: z.number().describe('已拷贝（GB）；已取消的任务为取消时已拷贝的量，这部分保留在目标实例上'),
-  createdAt: z.string(),
-  finishedAt: z.string().nullable(),
-});
 
 /** 跨实例拷贝: copy a data disk path between two of the caller's instances in one region (docs/api-compute.md). */
 export const copyRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
@@ -53,7 +35,7 @@ export const copyRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) 
             .default(DATA_DISK_MOUNT_PATH)
             .describe(`数据盘中的绝对路径（数据盘挂载在 ${DATA_DISK_MOUNT_PATH}），默认整个数据盘`),
         }),
-        response: { 200: envelopeOf(copyTaskView), ...errors },
+        response: { 200: envelopeOf(copyTaskSchema), ...errors },
       },
     },
     async (request) => ok(await copies.start(principalOf(request), request.body)),
@@ -67,7 +49,7 @@ export const copyRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) 
         tags,
         summary: `实例最近的拷贝任务（作为源或目标，最新在前，最多 ${COPY_HISTORY_LIMIT} 条）`,
         querystring: z.object({ instanceId: instanceIdField }),
-        response: { 200: envelopeOf(z.array(copyTaskView)), ...errors },
+        response: { 200: envelopeOf(z.array(copyTaskSchema)), ...errors },
       },
     },
     async (request) => ok(await copies.list(principalOf(request), request.query.instanceId)),
@@ -81,7 +63,7 @@ export const copyRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) 
         tags,
         summary: '取消正在进行的跨实例拷贝（已拷贝的部分保留在目标实例上，未拷贝的不再拷贝；已结束的任务返回 409）',
         querystring: z.object({ taskId: text('拷贝任务ID').regex(TASK_ID_PATTERN, '拷贝任务ID格式不正确') }),
-        response: { 200: envelopeOf(copyTaskView), ...errors },
+        response: { 200: envelopeOf(copyTaskSchema), ...errors },
       },
     },
     async (request) => ok(await copies.cancel(principalOf(request), request.query.taskId.toLowerCase())),

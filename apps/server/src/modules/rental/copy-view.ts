@@ -1,17 +1,7 @@
 import { and, desc, eq, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { z } from 'zod';
+import { runningCopySchema, type RunningCopy } from '@slg/shared/views/rental';
 import { copyTasks, instances } from '../../db/schema/index.js';
-
-/** What the instance list shows of a copy running from or into an instance (跨实例拷贝). */
-export const runningCopySchema = z.object({
-  taskId: z.string().describe('拷贝任务ID（取消拷贝时使用）'),
-  role: z.enum(['source', 'target']).describe('source 本实例是源，target 本实例是目标'),
-  peerInstanceId: z.string().describe('另一端实例的ID'),
-  progress: z.number().int().describe('进度 0–100'),
-  path: z.string(),
-});
-export type RunningCopy = z.infer<typeof runningCopySchema>;
 
 const TASK_ALIAS = 'running_copy';
 const PEER_ALIAS = 'running_copy_peer';

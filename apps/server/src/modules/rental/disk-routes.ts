@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FREE_DATA_DISK_GB } from '@slg/shared';
+import { diskInfoSchema, diskResizedSchema } from '@slg/shared/views/rental';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
@@ -21,18 +22,6 @@ const sizeField = z
 
 const resizeBody = z.object({ instanceId: instanceIdField, sizeGb: sizeField });
 
-const diskInfo = z.object({
-  instanceId: z.string(),
-  sizeGb: z.number().int().describe('当前数据盘容量（GB）'),
-  usedGb: z.number().nullable().describe('已使用（GB）；暂时无法读取时为 null'),
-  freeGb: z.number().int().describe('免费容量（GB），超出部分按量计费'),
-  minGb: z.number().describe('可缩容到的最小容量（GB）：不小于免费容量和已使用量'),
-  maxGb: z.number().int().describe('该主机单个实例数据盘的最大容量（GB）'),
-  hostFreeGb: z.number().int().describe('主机当前剩余可分配的数据盘空间（GB）'),
-  priceFenPerGbDay: z.number().int().describe('超出免费容量部分的价格：分 / GB / 天'),
-  rateFenPerDay: z.number().int().describe('当前数据盘每天的费用（分）'),
-});
-
 /** 扩容设置: the data disk's size and price, and its extend and shrink (docs/api-compute.md). */
 export const diskRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
   const disks = new DiskService(deps);
@@ -47,13 +36,11 @@ export const diskRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) 
         tags,
         summary: '数据盘容量、使用量与扩容价格',
         querystring: z.object({ instanceId: instanceIdField }),
-        response: { 200: envelopeOf(diskInfo), ...errors },
+        response: { 200: envelopeOf(diskInfoSchema), ...errors },
       },
     },
     async (request) => ok(await disks.info(principalOf(request), request.query.instanceId)),
   );
-
-  const resized = diskInfo.extend({ orderId: z.string().nullable().describe('首次超出免费容量时开立的数据盘扩容按量订单号') });
 
   app.post(
     '/rental/extend_disk',
@@ -63,7 +50,7 @@ export const diskRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) 
         tags,
         summary: `扩容数据盘（运行中或已关机；超出免费 ${FREE_DATA_DISK_GB} GB 的部分按 GB·天按量计费，不预付）`,
         body: resizeBody,
-        response: { 200: envelopeOf(resized), ...errors },
+        response: { 200: envelopeOf(diskResizedSchema), ...errors },
       },
     },
     async (request) => ok(await disks.extend(principalOf(request), request.body)),
@@ -77,7 +64,7 @@ export const diskRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) 
         tags,
         summary: `缩容数据盘（须已关机；不能小于已使用量和免费的 ${FREE_DATA_DISK_GB} GB）`,
         body: resizeBody,
-        response: { 200: envelopeOf(resized), ...errors },
+        response: { 200: envelopeOf(diskResizedSchema), ...errors },
       },
     },
     async (request) => ok(await disks.shrink(principalOf(request), request.body)),

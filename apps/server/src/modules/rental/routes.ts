@@ -9,6 +9,23 @@ import {
   ROOT_PASSWORD_MESSAGE,
   ROOT_PASSWORD_PATTERN,
 } from '@slg/shared';
+import {
+  chargingRuleChangedSchema,
+  clonePrepaySchema,
+  createdInstanceSchema,
+  gpuCountChangedSchema,
+  gpuCountQuoteSchema,
+  instanceEventSchema,
+  instancePortSchema,
+  instanceSummarySchema,
+  instanceViewSchema,
+  keepWhenOffSchema,
+  prepayResultSchema,
+  refundPreviewSchema,
+  renewedSchema,
+  renewPrepaySchema,
+  rootPasswordSchema,
+} from '@slg/shared/views/rental';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
@@ -21,7 +38,6 @@ import { MAX_RENEW_BATCH, PackageService } from './packages.js';
 import { PortService, PORT_PROTOCOLS } from './ports.js';
 import { RetentionService } from './retention.js';
 import { RentalService } from './service.js';
-import { instanceViewSchema } from './views.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope, 503: errorEnvelope };
 
@@ -42,17 +58,6 @@ const RENT_AMOUNT_DESCRIPTION = '包日、包周、包月的时长（天、周�
 const rentAmountField = z.number({ error: '时长必须是整数' }).int('时长必须是整数').optional().describe(RENT_AMOUNT_DESCRIPTION);
 const modeField = z.enum(GPU_MODES, { error: '开机方式必须是 gpu（有卡）或 nogpu（无卡模式）' }).default('gpu');
 const statusFilter = z.enum(INSTANCE_STATUSES.map((item) => item.value) as [string, ...string[]], { error: '实例状态不正确' });
-
-const prepayResult = z.object({
-  amount: z.number().int().describe('每小时费用（分）'),
-  discount: z.number().int(),
-  payable: z.number().int().describe('创建时余额至少需要覆盖的金额（分）：按量计费为该实例与账户其他运行中按量实例合计1小时的费用'),
-  pricePerGpuFen: z.number().int(),
-  unit: z.string(),
-  balanceRequired: z.number().int(),
-  expiresAt: z.string().nullable().describe('包日、包周、包月：现在创建的到期时间'),
-});
-const created = z.object({ instanceId: z.string(), rentalId: z.number().int(), rentalUid: z.string(), orderId: z.string().describe('订单号') });
 
 const voucherField = z
   .number({ error: '代金券ID必须是整数' })
@@ -95,7 +100,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
         tags,
         summary: '实例数量（按状态）与运行中实例每小时费用，供总览',
         response: {
-          200: envelopeOf(z.object({ total: z.number().int(), byStatus: z.record(z.string(), z.number().int()), runningCostPerHourFen: z.number().int() })),
+          200: envelopeOf(instanceSummarySchema),
           ...errors,
         },
       },
@@ -118,18 +123,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
         summary: '实例事件（最近100条）',
         querystring: z.object({ instanceId: instanceIdField }),
         response: {
-          200: envelopeOf(
-            z.array(
-              z.object({
-                type: z.string(),
-                fromStatus: z.string().nullable(),
-                toStatus: z.string().nullable(),
-                detail: z.string().nullable(),
-                byPlatform: z.boolean(),
-                createdAt: z.string(),
-              }),
-            ),
-          ),
+          200: envelopeOf(z.array(instanceEventSchema)),
           ...errors,
         },
       },
@@ -145,7 +139,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
         tags,
         summary: '创建前询价：按量计费返回每小时费用与余额需覆盖的金额',
         body: z.object({ hostId: hostIdField, gpuNum: gpuNumField, chargingRuleId: chargingRuleField, rentAmount: rentAmountField, voucherId: voucherField }),
-        response: { 200: envelopeOf(prepayResult), ...errors },
+        response: { 200: envelopeOf(prepayResultSchema), ...errors },
       },
     },
     async (request) => ok(await rental.prepay(principalOf(request), request.body)),
@@ -168,7 +162,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
           voucherId: voucherField,
           autoRenew: z.boolean({ error: 'autoRenew 必须是 true 或 false' }).optional().describe('包日、包周、包月到期时从余额自动续费'),
         }),
-        response: { 200: envelopeOf(created), ...errors },
+        response: { 200: envelopeOf(createdInstanceSchema), ...errors },
       },
     },
     async (request, reply) => {
@@ -239,14 +233,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
         summary: '续费询价：每台实例按其包日/包周/包月续 rentAmount 个周期，从当前到期时间顺延',
         body: renewBody,
         response: {
-          200: envelopeOf(
-            z.object({
-              amount: z.number().int(),
-              discount: z.number().int(),
-              payable: z.number().int().describe('应付（分）'),
-              items: z.array(z.object({ instanceId: z.string(), name: z.string(), packageName: z.string(), amount: z.number().int(), expiresAt: z.string() })),
-            }),
-          ),
+          200: envelopeOf(renewPrepaySchema),
           ...errors,
         },
       },
@@ -262,7 +249,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
         tags,
         summary: '续费（可批量；每台一笔订单，全部成功或全部不变；支持 Idempotency-Key）',
         body: renewBody,
-        response: { 200: envelopeOf(z.object({ orderIds: z.array(z.string()).describe('订单号') })), ...errors },
+        response: { 200: envelopeOf(renewedSchema), ...errors },
       },
     },
     async (request, reply) => once(deps, request, reply, async (tx) => ok(await packages.renew(tx, principalOf(request), request.body))),
@@ -297,7 +284,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
           chargingRuleId: z.coerce.number({ error: '计费方式不正确' }).int('计费方式不正确'),
           rentAmount: z.coerce.number({ error: '时长必须是整数' }).int('时长必须是整数').optional().describe(RENT_AMOUNT_DESCRIPTION),
         }),
-        response: { 200: envelopeOf(z.object({ orderId: z.string(), refund: z.number().int().describe('退回余额（分）'), payable: z.number().int().describe('已支付（分）') })), ...errors },
+        response: { 200: envelopeOf(chargingRuleChangedSchema), ...errors },
       },
     },
     async (request, reply) => {
@@ -315,7 +302,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
         tags,
         summary: '包年包月转按量的退款预览：已付 − 按量单价 × 已用小时（不足1小时按1小时），不为负，不含代金券部分',
         querystring: z.object({ rentalUid: z.uuid({ error: '租用记录UID格式不正确' }) }),
-        response: { 200: envelopeOf(z.object({ paid: z.number().int(), used: z.number().int(), refund: z.number().int() })), ...errors },
+        response: { 200: envelopeOf(refundPreviewSchema), ...errors },
       },
     },
     async (request) => ok(await packages.refundPreview(principalOf(request), request.query.rentalUid)),
@@ -333,11 +320,6 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
     copyData: z.boolean({ error: 'copyData 必须是 true 或 false' }).default(false).describe('同时复制数据盘（仅同地区）'),
     releaseSource: z.boolean({ error: 'releaseSource 必须是 true 或 false' }).optional().describe('迁移：新实例运行后释放源实例（须同地区、复制数据盘、按量计费）'),
   });
-  const clonePrepay = prepayResult.extend({
-    dataDiskGb: z.number().int(),
-    diskRateFenPerDay: z.number().int().describe('数据盘超出免费部分每天的费用（分）'),
-    sourceInstanceId: z.string(),
-  });
   const cloneRoutes: { path: string; scope: CloneScope; what: string }[] = [
     { path: '/rental/clone', scope: 'same_region', what: '克隆实例（同地区，可复制数据盘；releaseSource 为迁移）' },
     { path: '/rental/clone/v2', scope: 'any_region', what: '跨地区克隆实例（只复制系统盘）' },
@@ -345,14 +327,14 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
   for (const route of cloneRoutes) {
     app.post(
       `${route.path}/prepay`,
-      { ...containers, schema: { tags, summary: `${route.what}询价`, body: cloneBody, response: { 200: envelopeOf(clonePrepay), ...errors } } },
+      { ...containers, schema: { tags, summary: `${route.what}询价`, body: cloneBody, response: { 200: envelopeOf(clonePrepaySchema), ...errors } } },
       async (request) => ok(await clones.prepay(principalOf(request), request.body, route.scope)),
     );
     app.post(
       route.path,
       {
         ...containers,
-        schema: { tags, summary: `${route.what}：源实例须已关机，计费同创建（订单类型 CLONE_INSTANCE）；支持 Idempotency-Key`, body: cloneBody, response: { 200: envelopeOf(created), ...errors } },
+        schema: { tags, summary: `${route.what}：源实例须已关机，计费同创建（订单类型 CLONE_INSTANCE）；支持 Idempotency-Key`, body: cloneBody, response: { 200: envelopeOf(createdInstanceSchema), ...errors } },
       },
       async (request, reply) => {
         const result = await once(deps, request, reply, async (tx) => ok(await clones.clone(tx, principalOf(request), request.body, route.scope)));
@@ -370,29 +352,19 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
         tags,
         summary: '保留实例：开启后按量实例关机满15天不自动释放，改为按磁盘容量（系统盘+数据盘）每天从余额付费保留；余额不足时停止保留并释放',
         body: z.object({ instanceId: instanceIdField, keep: z.boolean({ error: 'keep 必须是 true 或 false' }) }),
-        response: { 200: envelopeOf(z.object({ keepWhenOff: z.boolean(), rateFenPerDay: z.number().int().describe('保留每天的费用（分）') })), ...errors },
+        response: { 200: envelopeOf(keepWhenOffSchema), ...errors },
       },
     },
     async (request) => ok(await retention.setKeep(principalOf(request), request.body)),
   );
 
   const gpuCountBody = z.object({ instanceId: instanceIdField, gpuNum: gpuNumField });
-  const gpuCountQuote = z.object({
-    fromGpuNum: z.number().int(),
-    toGpuNum: z.number().int(),
-    maxGpuNum: z.number().int().describe('该主机最多可选的GPU数'),
-    hostFreeGpus: z.number().int().describe('主机当前空闲GPU数'),
-    hourlyFen: z.number().int().describe('按量计费：变更后每小时费用（分）'),
-    payable: z.number().int().describe('包日/包周/包月：增加的GPU按剩余时长（不足1小时按1小时）应付（分）'),
-    refund: z.number().int().describe('包日/包周/包月：减少的GPU按剩余整小时退回余额（分），不超过已付现金'),
-    expiresAt: z.string().nullable(),
-  });
 
   app.post(
     '/rental/change_gpu_num/prepay',
     {
       ...containers,
-      schema: { tags, summary: '变更GPU数量询价（实例须已关机）', body: gpuCountBody, response: { 200: envelopeOf(gpuCountQuote), ...errors } },
+      schema: { tags, summary: '变更GPU数量询价（实例须已关机）', body: gpuCountBody, response: { 200: envelopeOf(gpuCountQuoteSchema), ...errors } },
     },
     async (request) => ok(await gpuCount.prepay(principalOf(request), request.body)),
   );
@@ -405,7 +377,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
         tags,
         summary: '变更GPU数量（实例须已关机；包年包月实例增加的GPU立即占用并按剩余时长付费，减少的GPU归还主机并退回剩余时长费用；支持 Idempotency-Key）',
         body: gpuCountBody,
-        response: { 200: envelopeOf(gpuCountQuote.extend({ orderId: z.string().nullable().describe('升配订单号（有支付时）') })), ...errors },
+        response: { 200: envelopeOf(gpuCountChangedSchema), ...errors },
       },
     },
     async (request, reply) => once(deps, request, reply, async (tx) => ok(await gpuCount.change(tx, principalOf(request), request.body))),
@@ -417,20 +389,13 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
     .min(1, '端口范围为1-65535')
     .max(65535, '端口范围为1-65535');
   const protocolField = z.union([z.literal(PORT_PROTOCOLS.http), z.literal(PORT_PROTOCOLS.tcp)], { error: '协议必须是 1（HTTP）或 2（TCP）' });
-  const portView = z.object({
-    port: z.number().int(),
-    protocol: z.number().int().describe('1 HTTP，2 TCP'),
-    protocolName: z.string(),
-    address: z.string().describe('外部访问地址：HTTP 为 https 地址，TCP 为 主机:端口'),
-    createdAt: z.string(),
-  });
   const portBody = z.object({ instanceId: instanceIdField, port: portField, protocol: protocolField });
 
   app.get(
     '/rental/ports',
     {
       ...containers,
-      schema: { tags, summary: '实例的自定义服务端口', querystring: z.object({ instanceId: instanceIdField }), response: { 200: envelopeOf(z.array(portView)), ...errors } },
+      schema: { tags, summary: '实例的自定义服务端口', querystring: z.object({ instanceId: instanceIdField }), response: { 200: envelopeOf(z.array(instancePortSchema)), ...errors } },
     },
     async (request) => ok(await ports.list(principalOf(request), request.query.instanceId)),
   );
@@ -443,7 +408,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
         tags,
         summary: '添加自定义服务端口（HTTP=1 经 https 域名访问，TCP=2 经网关端口访问；每实例最多5个，22 为SSH保留），返回访问地址',
         body: portBody,
-        response: { 200: envelopeOf(portView), ...errors },
+        response: { 200: envelopeOf(instancePortSchema), ...errors },
       },
     },
     async (request) => ok(await ports.map(principalOf(request), request.body, 'add')),
@@ -453,7 +418,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
     '/rental/update_custom_service_protocol',
     {
       ...containers,
-      schema: { tags, summary: '修改自定义服务端口的协议，返回新的访问地址', body: portBody, response: { 200: envelopeOf(portView), ...errors } },
+      schema: { tags, summary: '修改自定义服务端口的协议，返回新的访问地址', body: portBody, response: { 200: envelopeOf(instancePortSchema), ...errors } },
     },
     async (request) => ok(await ports.map(principalOf(request), request.body, 'update')),
   );
@@ -496,7 +461,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
     '/rental/password',
     {
       ...containers,
-      schema: { tags, summary: '查看实例 root 密码', querystring: z.object({ instanceId: instanceIdField }), response: { 200: envelopeOf(z.object({ password: z.string() })), ...errors } },
+      schema: { tags, summary: '查看实例 root 密码', querystring: z.object({ instanceId: instanceIdField }), response: { 200: envelopeOf(rootPasswordSchema), ...errors } },
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');

@@ -39,6 +39,7 @@ export const RUNNING_INSTANCE: InstanceView = {
   expiresAt: null,
   autoRenew: false,
   scheduledPowerOffAt: null,
+  copyTask: null,
   createdAt: '2025-01-01T00:00:00Z',
 };
 
