@@ -21,11 +21,17 @@ export type Dictionary<V extends string | number = string | number> = readonly D
 /** The union of a dictionary's values. */
 export type DictValue<D extends Dictionary> = D[number]['value'];
 
+/**
+ * A value that should be one of the dictionary's but is not promised to be: an answer whose schema says
+ * `string` (an order's type, a ledger entry's), from a newer server or for a stale client.
+ */
+export type LooseDictValue<D extends Dictionary> = DictValue<D> | (DictValue<D> extends string ? string & {} : number & {});
+
 /** antd preset Tag colours used for statuses. */
 export type TagColor = 'success' | 'processing' | 'default' | 'error' | 'warning';
 
 /** The item of `value`, or undefined for a value the dictionary does not know. */
-export function dictItemOf<D extends Dictionary>(dict: D, value: DictValue<D> | null | undefined): D[number] | undefined {
+export function dictItemOf<D extends Dictionary>(dict: D, value: LooseDictValue<D> | null | undefined): D[number] | undefined {
   if (value === null || value === undefined) return undefined;
   return dict.find((item) => item.value === value);
 }
@@ -34,7 +40,7 @@ export function dictItemOf<D extends Dictionary>(dict: D, value: DictValue<D> | 
  * The Chinese label of `value`. An unknown value (a newer server, a stale client) is shown as
  * itself rather than hidden; a missing value gives `fallback` (default '-').
  */
-export function labelOf<D extends Dictionary>(dict: D, value: DictValue<D> | null | undefined, fallback = '-'): string {
+export function labelOf<D extends Dictionary>(dict: D, value: LooseDictValue<D> | null | undefined, fallback = '-'): string {
   if (value === null || value === undefined) return fallback;
   return dictItemOf(dict, value)?.label ?? String(value);
 }

@@ -5,7 +5,6 @@
  */
 import type {
   IncomeTypeValue,
-  OrderBillingTypeValue,
   OrderStatusValue,
   OrderTypeValue,
   Page,
@@ -13,10 +12,31 @@ import type {
   PaymentStatusValue,
   TransactionTypeValue,
 } from '@slg/shared';
+import type {
+  Bill as BillDto,
+  LedgerEntry as LedgerEntryDto,
+  OrderDetail as OrderDetailDto,
+  OrderSummary as OrderSummaryDto,
+  PaymentChannels as PaymentChannelsDto,
+  RechargeView as RechargeDto,
+} from '@slg/shared/views/billing';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { request, type DownloadResult } from './client';
 import { idempotencyHeaders } from './idempotency';
 import { queryKeys } from './queryKeys';
+
+// The answers' types are inferred from the server's schemas (packages/shared/src/views/billing).
+export type {
+  BankAccount as BankAccountDto,
+  Bill as BillDto,
+  LedgerEntry as LedgerEntryDto,
+  OrderDetail as OrderDetailDto,
+  OrderItem as OrderItemDto,
+  OrderSummary as OrderSummaryDto,
+  OrderTransaction as OrderTransactionDto,
+  PaymentChannels as PaymentChannelsDto,
+  RechargeView as RechargeDto,
+} from '@slg/shared/views/billing';
 
 // ---------------------------------------------------------------------------------------------
 // Shared shapes and keys
@@ -67,30 +87,6 @@ export async function invalidateMoneyQueries(queryClient: QueryClient): Promise<
 // ---------------------------------------------------------------------------------------------
 // Recharge
 // ---------------------------------------------------------------------------------------------
-
-export interface RechargeDto {
-  rechargeId: string;
-  amount: number;
-  channel: PaymentChannelValue;
-  status: PaymentStatusValue;
-  payUrl: string | null;
-  qrCode: string | null;
-  bankReference: string | null;
-  failureReason: string | null;
-  createdAt: string;
-  paidAt: string | null;
-}
-
-export interface BankAccountDto {
-  bankName: string;
-  accountName: string;
-  accountNo: string;
-}
-
-export interface PaymentChannelsDto {
-  channels: PaymentChannelValue[];
-  bankAccount: BankAccountDto | null;
-}
 
 export interface RechargeListQuery extends PageQuery, TimeRangeQuery {
   status?: PaymentStatusValue;
@@ -160,37 +156,9 @@ export function useRechargesQuery(query: RechargeListQuery, pollInterval?: (page
 /** Ledger transaction types: the spec dictionary plus the server's sub-account transfers and gifts. */
 export type LedgerTypeValue = TransactionTypeValue | 'TRANSFER' | 'GIFT';
 
-export interface LedgerEntryDto {
-  id: number | string;
-  transactionId: number | string;
-  type: LedgerTypeValue;
-  channel: string | null;
-  incomeType: IncomeTypeValue;
-  /** Signed fen: positive for income, negative for expense. */
-  amount: number;
-  balanceAfter: number;
-  description: string;
-  orderNo: string | null;
-  rechargeId: string | null;
-  createdAt: string;
-}
-
 export interface LedgerQuery extends PageQuery, TimeRangeQuery {
   incomeType?: IncomeTypeValue;
   type?: LedgerTypeValue;
-}
-
-export interface BillDto {
-  id: number | string;
-  orderNo: string | null;
-  orderType: OrderTypeValue | null;
-  billingType: OrderBillingTypeValue | null;
-  title: string;
-  /** Fen charged (refunds negative). */
-  amount: number;
-  cashAmount: number;
-  voucherAmount: number;
-  createdAt: string;
 }
 
 export interface BillFilters extends TimeRangeQuery {
@@ -223,47 +191,6 @@ export function useBillsQuery(query: BillQuery) {
 // ---------------------------------------------------------------------------------------------
 // Orders
 // ---------------------------------------------------------------------------------------------
-
-export interface OrderSummaryDto {
-  orderNo: string;
-  type: OrderTypeValue;
-  status: OrderStatusValue;
-  billingType: OrderBillingTypeValue | null;
-  title: string;
-  originalAmount: number;
-  discount: number;
-  paidAmount: number;
-  refundedAmount: number;
-  meteredAmount: number;
-  createdAt: string;
-  paidAt: string | null;
-}
-
-export interface OrderItemDto {
-  name: string;
-  spec: string;
-  quantity: number;
-  unit: string;
-  unitPrice: number;
-  amount: number;
-}
-
-export interface OrderTransactionDto {
-  id: number | string;
-  type: LedgerTypeValue;
-  channel: string | null;
-  /** Signed fen, the wallet side. */
-  amount: number;
-  description: string;
-  createdAt: string;
-}
-
-export interface OrderDetailDto extends OrderSummaryDto {
-  items: OrderItemDto[];
-  voucher: { id: number; name: string; amount: number } | null;
-  transactions: OrderTransactionDto[];
-  canceledAt: string | null;
-}
 
 export interface OrderListQuery extends PageQuery, TimeRangeQuery {
   status?: OrderStatusValue;

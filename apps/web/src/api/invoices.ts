@@ -1,87 +1,23 @@
 /** Invoices (docs/api-billing.md, 发票). Amounts are integer fen. */
-import type { InvoiceStatusValue, InvoiceTypeValue, InvoicingMethodValue, Page, PaymentChannelValue } from '@slg/shared';
+import type { InvoiceStatusValue, InvoiceTypeValue, InvoicingMethodValue, Page } from '@slg/shared';
+import type { Invoiceable as InvoiceableDto, InvoiceProfile as InvoiceProfileDto, InvoiceView as InvoiceDto } from '@slg/shared/views/invoices';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { billingKeys, type PageQuery } from './billing';
 import { request, type DownloadResult } from './client';
 
-export type InvoiceTitleType = 'PERSONAL' | 'ENTERPRISE';
-
-/** Optional fields are null when not given (the server turns blanks into null). */
-export interface InvoiceProfileDto {
-  titleType: InvoiceTitleType;
-  title: string;
-  /** Required for ENTERPRISE titles; 15–20 upper-case letters or digits. */
-  taxNo: string | null;
-  bankName: string | null;
-  bankAccount: string | null;
-  address: string | null;
-  phone: string | null;
-  email: string;
-}
+// The answers' types are inferred from the server's schemas (packages/shared/src/views/invoices).
+export type {
+  Invoiceable as InvoiceableDto,
+  InvoiceableMonth as InvoiceableMonthDto,
+  InvoiceableRecharge as InvoiceableRechargeDto,
+  InvoiceItem as InvoiceItemDto,
+  InvoiceProfile as InvoiceProfileDto,
+  InvoiceTitleType,
+  InvoiceView as InvoiceDto,
+} from '@slg/shared/views/invoices';
 
 /** The smallest invoice the server accepts: ¥1.00. */
 export const INVOICE_MIN_FEN = 100;
-
-export interface InvoiceableRechargeDto {
-  rechargeId: string;
-  channel: PaymentChannelValue;
-  amount: number;
-  invoiced: number;
-  invoiceable: number;
-  paidAt: string | null;
-}
-
-export interface InvoiceableMonthDto {
-  /** `yyyy-mm`. */
-  month: string;
-  /** What the wallets paid for orders in the month (refunds deducted). */
-  consumption: number;
-  /** The part of `consumption` paid by gift balance: not invoiceable. */
-  giftPaid: number;
-  /** What vouchers took off the month's orders (never through the wallet): not invoiceable. */
-  voucherPaid: number;
-  /** Held by applications under review and issued invoices. */
-  invoiced: number;
-  /** What can be requested now: cash paid, minus what applications hold, within `available`. */
-  invoiceable: number;
-}
-
-export interface InvoiceableDto {
-  recharges: InvoiceableRechargeDto[];
-  months: InvoiceableMonthDto[];
-  /** Cash recharged, in total. */
-  cashTotal: number;
-  /** Held by applications under review (审核中) and issued invoices (已开票) together. */
-  invoicedTotal: number;
-  /** What can still be requested: cashTotal − invoicedTotal. */
-  available: number;
-}
-
-export interface InvoiceItemDto {
-  rechargeId: string | null;
-  month: string | null;
-  amount: number;
-}
-
-export interface InvoiceDto {
-  id: number | string;
-  type: InvoiceTypeValue;
-  method: InvoicingMethodValue;
-  status: InvoiceStatusValue;
-  statusCode: 1 | 2 | 3 | null;
-  amount: number;
-  title: string;
-  titleType: InvoiceTitleType;
-  /** The invoice information as it was when the application was filed. */
-  profile: InvoiceProfileDto;
-  items: InvoiceItemDto[];
-  invoiceNo: string | null;
-  hasPdf: boolean;
-  rejectReason: string | null;
-  remark: string | null;
-  createdAt: string;
-  decidedAt: string | null;
-}
 
 export interface InvoiceListQuery extends PageQuery {
   status?: InvoiceStatusValue;

@@ -1,34 +1,14 @@
 /** Vouchers and redemption codes (docs/api-billing.md, 代金券 / 兑换码). Amounts are integer fen. */
 import { SUCCESS_CODE, SUCCESS_RSPCODE, type OrderTypeValue, type Page } from '@slg/shared';
+import type { RedeemResult as RedeemResultDto, VoucherStatus as VoucherStatusValue, VoucherView as VoucherDto } from '@slg/shared/views/billing';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { billingKeys, type PageQuery } from './billing';
 import { request, type ResponseEnvelope } from './client';
 
-export type VoucherStatusValue = 'UNUSED' | 'USED' | 'EXPIRED';
-
-export interface VoucherDto {
-  id: number;
-  name: string;
-  amount: number;
-  /** 满 X 可用; 0 means no threshold. */
-  minOrderAmount: number;
-  /** Order types it applies to; empty = every prepaid order. */
-  scope: OrderTypeValue[];
-  validFrom: string;
-  validTo: string;
-  status: VoucherStatusValue;
-  usedAt: string | null;
-  usedOrderNo: string | null;
-}
+export type { RedeemResult as RedeemResultDto, VoucherStatus as VoucherStatusValue, VoucherView as VoucherDto } from '@slg/shared/views/billing';
 
 export interface VoucherListQuery extends PageQuery {
   status?: VoucherStatusValue;
-}
-
-export interface RedeemResultDto {
-  kind: 'VOUCHER' | 'BALANCE';
-  amount: number;
-  voucher: VoucherDto | null;
 }
 
 /** What redeeming a code ends in: the client resolves redeem calls with the whole envelope. */

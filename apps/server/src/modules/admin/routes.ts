@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ORDER_TYPES, RECHARGE_MAX_FEN, valuesOf, type OrderTypeValue } from '@slg/shared';
+import { rechargeViewSchema } from '@slg/shared/views/billing';
+import { invoiceViewSchema } from '@slg/shared/views/invoices';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireRole } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
@@ -8,9 +10,9 @@ import { AppError } from '../../core/errors.js';
 import { amountField, telephoneField, text } from '../../http/fields.js';
 import { once } from '../../http/idempotency.js';
 import { pageQuery, pageSchema } from '../../http/pagination.js';
-import { RECHARGE_CHANNELS, RechargeService, rechargeViewSchema } from '../billing/recharges.js';
+import { RECHARGE_CHANNELS, RechargeService } from '../billing/recharges.js';
 import { InvoiceService } from '../invoices/service.js';
-import { adminInvoiceViewSchema, invoiceIdParams, invoiceStatusQuery, invoiceViewSchema } from '../invoices/view.js';
+import { adminInvoiceViewSchema, invoiceIdParams, invoiceStatusQuery } from '../invoices/view.js';
 import { AdminService } from './service.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 413: errorEnvelope, 415: errorEnvelope };

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, like, lt } from 'drizzle-orm';
-import { z } from 'zod';
+import type { OrderDetail, OrderSummary, VoucherView } from '@slg/shared/views/billing';
 import type { Database, Executor } from '../../db/client.js';
 import { ledgerEntries, ledgerTransactions, orders, vouchers } from '../../db/schema/index.js';
 import { ownedBy } from '../../db/scope.js';
@@ -8,48 +8,8 @@ import { paged, type PageQuery } from '../../http/pagination.js';
 import type { Principal } from '../../core/principal.js';
 import type { Order, Voucher } from './orders.js';
 
-export const orderSummarySchema = z.object({
-  orderNo: z.string(),
-  type: z.string(),
-  status: z.string(),
-  billingType: z.string(),
-  title: z.string(),
-  originalAmount: z.number().int(),
-  discount: z.number().int(),
-  paidAmount: z.number().int(),
-  refundedAmount: z.number().int(),
-  meteredAmount: z.number().int(),
-  createdAt: z.string(),
-  paidAt: z.string().nullable(),
-});
-
-export const voucherViewSchema = z.object({
-  id: z.number(),
-  name: z.string(),
-  amount: z.number().int(),
-  minOrderAmount: z.number().int(),
-  scope: z.array(z.string()),
-  validFrom: z.string(),
-  validTo: z.string(),
-  status: z.enum(['UNUSED', 'USED', 'EXPIRED']),
-  usedAt: z.string().nullable(),
-  usedOrderNo: z.string().nullable(),
-});
-
-export const orderDetailSchema = orderSummarySchema.extend({
-  items: z.array(
-    z.object({ name: z.string(), spec: z.string(), quantity: z.number(), unit: z.string(), unitPrice: z.number().int(), amount: z.number().int() }),
-  ),
-  voucher: z.object({ id: z.number(), name: z.string(), amount: z.number().int() }).nullable(),
-  transactions: z.array(
-    z.object({ id: z.number(), type: z.string(), channel: z.string(), amount: z.number().int(), description: z.string(), createdAt: z.string() }),
-  ),
-  canceledAt: z.string().nullable(),
-});
-
-export type OrderSummary = z.infer<typeof orderSummarySchema>;
-export type OrderDetail = z.infer<typeof orderDetailSchema>;
-export type VoucherView = z.infer<typeof voucherViewSchema>;
+/** The answers' shapes: the schemas in packages/shared (views/billing), which the console reads too. */
+export type { OrderDetail, OrderSummary, VoucherView };
 
 export function toOrderSummary(order: Order): OrderSummary {
   return {

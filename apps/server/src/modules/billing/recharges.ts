@@ -1,6 +1,7 @@
 import { and, ne, desc, eq, gte, inArray, lt, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
 import { RECHARGE_CANCELED_REASON } from '@slg/shared';
+import type { RechargeView } from '@slg/shared/views/billing';
 import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { recharges } from '../../db/schema/index.js';
@@ -30,19 +31,8 @@ export interface GatewayFactsOutcome {
   reason?: string;
 }
 
-export const rechargeViewSchema = z.object({
-  rechargeId: z.string(),
-  amount: z.number().int(),
-  channel: z.enum(RECHARGE_CHANNELS),
-  status: z.enum(['CREATED', 'SUCCESS', 'FAILED']),
-  payUrl: z.string().nullable(),
-  qrCode: z.string().nullable(),
-  bankReference: z.string().nullable(),
-  failureReason: z.string().nullable(),
-  createdAt: z.string(),
-  paidAt: z.string().nullable(),
-});
-export type RechargeView = z.infer<typeof rechargeViewSchema>;
+/** The answer's shape: the schema in packages/shared (views/billing), which the console reads too. */
+export type { RechargeView };
 
 /** What a verified gateway notification must look like before it is looked up. */
 const notifiedFacts = z.object({

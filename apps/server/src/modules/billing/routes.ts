@@ -7,6 +7,15 @@ import {
   RECHARGE_MAX_FEN,
   RECHARGE_MIN_FEN,
 } from '@slg/shared';
+import {
+  billSchema,
+  ledgerEntrySchema,
+  orderDetailSchema,
+  orderSummarySchema,
+  paymentChannelsSchema,
+  rechargeViewSchema,
+  voucherViewSchema,
+} from '@slg/shared/views/billing';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
 import { amountField, text } from '../../http/fields.js';
@@ -15,8 +24,8 @@ import { once } from '../../http/idempotency.js';
 import { pageQuery, pageSchema, timeRangeQuery } from '../../http/pagination.js';
 import { payingWalletOf } from './ledger.js';
 import { OrderService } from './orders.js';
-import { findOrder, listOrders, orderDetail, orderDetailSchema, orderSummarySchema, toVoucherView, voucherViewSchema } from './order-views.js';
-import { RECHARGE_CHANNELS, RechargeService, rechargeViewSchema } from './recharges.js';
+import { findOrder, listOrders, orderDetail, toVoucherView } from './order-views.js';
+import { RECHARGE_CHANNELS, RechargeService } from './recharges.js';
 import { billsCsv, StatementService } from './statements.js';
 import { chinaTimestamp, ORDER_NO_PATTERN, RECHARGE_ID_PATTERN } from './numbers.js';
 
@@ -81,12 +90,7 @@ export const billingRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
         tags: ['充值'],
         summary: '可用的充值方式与对公转账收款账户',
         response: {
-          200: envelopeOf(
-            z.object({
-              channels: z.array(z.enum(RECHARGE_CHANNELS)),
-              bankAccount: z.object({ bankName: z.string(), accountName: z.string(), accountNo: z.string() }).nullable(),
-            }),
-          ),
+          200: envelopeOf(paymentChannelsSchema),
           ...errors,
         },
       },
@@ -168,19 +172,6 @@ export const billingRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
     async (request) => ok(await recharges.cancel(principalOf(request), request.params.rechargeId)),
   );
 
-  const entrySchema = z.object({
-    id: z.number(),
-    transactionId: z.number(),
-    type: z.string(),
-    channel: z.string(),
-    incomeType: z.enum(['INCOME', 'EXPENSE']),
-    amount: z.number().int(),
-    balanceAfter: z.number().int(),
-    description: z.string(),
-    orderNo: z.string().nullable(),
-    rechargeId: z.string().nullable(),
-    createdAt: z.string(),
-  });
   app.get(
     '/ledger/entries',
     {
@@ -191,7 +182,7 @@ export const billingRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
         querystring: pageQuery
           .extend({ incomeType: z.enum(['INCOME', 'EXPENSE'], { error: '收支类型必须是 INCOME 或 EXPENSE' }).optional(), type: ledgerTypeField.optional() })
           .and(timeRangeQuery),
-        response: { 200: envelopeOf(pageSchema(entrySchema)), ...errors },
+        response: { 200: envelopeOf(pageSchema(ledgerEntrySchema)), ...errors },
       },
     },
     async (request) => {
@@ -200,17 +191,6 @@ export const billingRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
     },
   );
 
-  const billSchema = z.object({
-    id: z.number(),
-    orderNo: z.string().nullable(),
-    orderType: z.string().nullable(),
-    billingType: z.string().nullable(),
-    title: z.string(),
-    amount: z.number().int(),
-    cashAmount: z.number().int(),
-    voucherAmount: z.number().int(),
-    createdAt: z.string(),
-  });
   const billFilter = z.object({ orderType: orderTypeField.optional() }).and(timeRangeQuery);
   app.get(
     '/bills',

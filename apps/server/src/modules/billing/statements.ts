@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { fenToYuanString } from '@slg/shared';
+import type { Bill, LedgerEntry } from '@slg/shared/views/billing';
 import type { Database } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
 import { offsetOf, pageOf, type PageQuery } from '../../http/pagination.js';
@@ -9,31 +10,9 @@ export interface TimeRange {
   endTime?: string | undefined;
 }
 
-export interface LedgerEntryView {
-  id: number;
-  transactionId: number;
-  type: string;
-  channel: string;
-  incomeType: 'INCOME' | 'EXPENSE';
-  amount: number;
-  balanceAfter: number;
-  description: string;
-  orderNo: string | null;
-  rechargeId: string | null;
-  createdAt: string;
-}
-
-export interface BillView {
-  id: number;
-  orderNo: string | null;
-  orderType: string | null;
-  billingType: string | null;
-  title: string;
-  amount: number;
-  cashAmount: number;
-  voucherAmount: number;
-  createdAt: string;
-}
+/** The answers' shapes: the schemas in packages/shared (views/billing), which the console reads too. */
+export type LedgerEntryView = LedgerEntry;
+export type BillView = Bill;
 
 const timeFilter = (column: SQL, range: TimeRange): SQL[] => [
   ...(range.startTime ? [sql`${column} >= ${new Date(range.startTime)}`] : []),

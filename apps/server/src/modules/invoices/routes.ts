@@ -1,19 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { invoiceableSchema, invoiceProfileSchema, invoiceViewSchema } from '@slg/shared/views/invoices';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { once } from '../../http/idempotency.js';
 import { pageSchema } from '../../http/pagination.js';
 import { InvoiceService } from './service.js';
-import {
-  invoiceableSchema,
-  invoiceIdParams,
-  invoiceProfileInput,
-  invoiceProfileSchema,
-  invoiceRequestInput,
-  invoiceStatusQuery,
-  invoiceViewSchema,
-} from './view.js';
+import { invoiceIdParams, invoiceProfileInput, invoiceRequestInput, invoiceStatusQuery } from './view.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope };
 

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { INVOICE_TITLE_TYPES, invoiceViewSchema, type Invoiceable, type InvoiceProfile, type InvoiceView } from '@slg/shared/views/invoices';
 import { text } from '../../http/fields.js';
 import { pageQuery } from '../../http/pagination.js';
 import type { invoiceItems, invoiceProfiles, invoices } from '../../db/schema/index.js';
 
-export const TITLE_TYPES = ['PERSONAL', 'ENTERPRISE'] as const;
+export const TITLE_TYPES = INVOICE_TITLE_TYPES;
 export const INVOICE_TYPES = ['ORDINARY', 'SPECIAL'] as const;
 export const INVOICE_METHODS = ['RECHARGE', 'BILL'] as const;
 export const INVOICE_STATUSES = ['PENDING', 'SUCCESS', 'REJECTED', 'CANCELED'] as const;
@@ -59,17 +60,8 @@ export const invoiceProfileInput = z
   });
 export type InvoiceProfileInput = z.infer<typeof invoiceProfileInput>;
 
-export const invoiceProfileSchema = z.object({
-  titleType: z.enum(TITLE_TYPES),
-  title: z.string(),
-  taxNo: z.string().nullable(),
-  bankName: z.string().nullable(),
-  bankAccount: z.string().nullable(),
-  address: z.string().nullable(),
-  phone: z.string().nullable(),
-  email: z.string(),
-});
-export type InvoiceProfile = z.infer<typeof invoiceProfileSchema>;
+// The answers' schemas live in packages/shared (views/invoices), where the console reads their types.
+export type { Invoiceable, InvoiceProfile, InvoiceView };
 
 export function toProfileView(row: Pick<typeof invoiceProfiles.$inferSelect, keyof InvoiceProfile>): InvoiceProfile {
   return {
@@ -129,63 +121,10 @@ export const invoiceStatusQuery = pageQuery.extend({
   status: z.enum(INVOICE_STATUSES, { error: '发票状态必须是 PENDING、SUCCESS、REJECTED 或 CANCELED' }).optional(),
 });
 
-export const invoiceItemSchema = z.object({
-  rechargeId: z.string().nullable(),
-  month: z.string().nullable().describe('yyyy-mm'),
-  amount: z.number().int(),
-});
-
-export const invoiceViewSchema = z.object({
-  id: z.number().int(),
-  type: z.enum(INVOICE_TYPES),
-  method: z.enum(INVOICE_METHODS),
-  status: z.enum(INVOICE_STATUSES),
-  statusCode: z.union([z.literal(1), z.literal(2), z.literal(3)]).nullable().describe('1 开票中，2 已开票，3 已驳回，已取消为 null'),
-  amount: z.number().int().describe('开票金额（分）'),
-  title: z.string(),
-  titleType: z.enum(TITLE_TYPES),
-  profile: invoiceProfileSchema.describe('申请时的开票信息快照'),
-  items: z.array(invoiceItemSchema),
-  invoiceNo: z.string().nullable(),
-  hasPdf: z.boolean(),
-  rejectReason: z.string().nullable(),
-  remark: z.string().nullable(),
-  createdAt: z.string(),
-  decidedAt: z.string().nullable(),
-});
-export type InvoiceView = z.infer<typeof invoiceViewSchema>;
-
 export const adminInvoiceViewSchema = invoiceViewSchema.extend({
   ownerTelephone: z.string().nullable(),
 });
 export type AdminInvoiceView = z.infer<typeof adminInvoiceViewSchema>;
-
-export const invoiceableSchema = z.object({
-  recharges: z.array(
-    z.object({
-      rechargeId: z.string(),
-      channel: z.string(),
-      amount: z.number().int(),
-      invoiced: z.number().int(),
-      invoiceable: z.number().int(),
-      paidAt: z.string().nullable(),
-    }),
-  ),
-  months: z.array(
-    z.object({
-      month: z.string(),
-      consumption: z.number().int().describe('余额支付的消费（分，已扣除退款）'),
-      giftPaid: z.number().int().describe('其中由赠送余额支付、不可开票的部分（分）'),
-      voucherPaid: z.number().int().describe('代金券抵扣（分，不经过余额，不可开票）'),
-      invoiced: z.number().int(),
-      invoiceable: z.number().int(),
-    }),
-  ),
-  cashTotal: z.number().int().describe('累计现金充值（分）'),
-  invoicedTotal: z.number().int().describe('开票中与已开票的合计（分）'),
-  available: z.number().int().describe('还可开票的总额（分）= cashTotal − invoicedTotal'),
-});
-export type Invoiceable = z.infer<typeof invoiceableSchema>;
 
 type InvoiceRow = typeof invoices.$inferSelect;
 type InvoiceItemRow = typeof invoiceItems.$inferSelect;

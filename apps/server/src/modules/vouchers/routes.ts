@@ -1,21 +1,15 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { redeemResultSchema, voucherViewSchema } from '@slg/shared/views/billing';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { text } from '../../http/fields.js';
 import { once } from '../../http/idempotency.js';
 import { pageQuery, pageSchema } from '../../http/pagination.js';
-import { voucherViewSchema } from '../billing/order-views.js';
 import { VOUCHER_STATUSES, VoucherService } from './service.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope };
-
-const redeemResult = z.object({
-  kind: z.enum(['VOUCHER', 'BALANCE']),
-  amount: z.number().int().describe('代金券面额或赠送余额（分）'),
-  voucher: voucherViewSchema.nullable(),
-});
 
 export const voucherRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
   const service = new VoucherService(deps);
@@ -45,7 +39,7 @@ export const voucherRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
         tags: ['代金券'],
         summary: '兑换码兑换代金券或余额（支持 Idempotency-Key）',
         body: z.object({ code: text('兑换码').trim().min(1, '请输入兑换码').max(64, '兑换码不存在或已失效') }),
-        response: { 200: envelopeOf(redeemResult), ...errors },
+        response: { 200: envelopeOf(redeemResultSchema), ...errors },
       },
     },
     async (request, reply) =>

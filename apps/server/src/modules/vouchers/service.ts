@@ -1,5 +1,6 @@
 import { and, desc, eq, gt, isNotNull, isNull, lte, type SQL } from 'drizzle-orm';
 import type { Page } from '@slg/shared';
+import type { RedeemResult } from '@slg/shared/views/billing';
 import type { AppDeps } from '../../deps.js';
 import type { Transaction } from '../../db/client.js';
 import { issueBatches, orders, redemptionCodes, vouchers } from '../../db/schema/index.js';
@@ -17,11 +18,8 @@ export type VoucherStatus = (typeof VOUCHER_STATUSES)[number];
 
 const DAY_MS = 24 * 3600 * 1000;
 
-export interface RedeemResult {
-  kind: 'VOUCHER' | 'BALANCE';
-  amount: number;
-  voucher: VoucherView | null;
-}
+/** The answer's shape: the schema in packages/shared (views/billing), which the console reads too. */
+export type { RedeemResult };
 
 type RedeemOutcome = { claimed: true; result: RedeemResult } | { claimed: false };
 
