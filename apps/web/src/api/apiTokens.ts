@@ -3,25 +3,12 @@
  * once, from the create call; the list has only its first characters.
  */
 import { ErrorCodes, MAX_API_TOKENS, type ApiTokenStatus, type Page } from '@slg/shared';
+import type { ApiTokenView, CreatedApiToken } from '@slg/shared/views/api-tokens';
 import { useQuery } from '@tanstack/react-query';
 import { isApiError, request } from './client';
 import { queryKeys } from './queryKeys';
 
-export interface ApiTokenView {
-  id: number;
-  name: string;
-  /** `slg_` and the secret's first characters. */
-  prefix: string;
-  /** 1 enabled, 0 disabled. */
-  status: ApiTokenStatus;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
-export interface CreatedApiToken extends ApiTokenView {
-  /** The whole secret: shown once, never again. */
-  token: string;
-}
+export type { ApiTokenView, CreatedApiToken } from '@slg/shared/views/api-tokens';
 
 export const apiTokenKeys = {
   all: queryKeys.apiTokens,

@@ -1,15 +1,8 @@
 import { COUNTRY_CODE, HUMAN_CHECK_PARAM, type SmsCodeType } from '@slg/shared';
+import type { HumanCheckChallenge, PhoneLoginResult, SmsSent as SmsSendResult } from '@slg/shared/views/account';
 import { request, type TokenPair } from './client';
 
-export interface PhoneLoginResult extends TokenPair {
-  /** True on the first sign-in of this phone (the account was just created, it has no password). */
-  other: boolean;
-}
-
-export interface SmsSendResult {
-  expiresIn: number;
-  resendAfter: number;
-}
+export type { HumanCheckChallenge, PhoneLoginResult, SmsSent as SmsSendResult } from '@slg/shared/views/account';
 
 export function loginWithPassword(body: { telephone: string; password: string }): Promise<TokenPair> {
   return request<TokenPair>({ method: 'POST', url: '/auth/login', data: { ...body, countryCode: COUNTRY_CODE } });
@@ -53,12 +46,6 @@ export function sendSmsCode(telephone: string, type: SmsCodeType, humanCheck?: s
     params: { telephone, countryCode: COUNTRY_CODE, type, [HUMAN_CHECK_PARAM]: humanCheck },
   });
 }
-
-/** The human check the server asks for: a self-hosted ALTCHA challenge, or what a vendor's script needs. */
-export type HumanCheckChallenge =
-  | { provider: 'altcha'; altcha: { parameters: Record<string, unknown>; signature: string } }
-  | { provider: 'aliyun'; aliyun: { prefix: string; sceneId: string; region: 'cn' | 'sgp' } }
-  | { provider: 'tencent'; tencent: { captchaAppId: string } };
 
 export function fetchHumanCheckChallenge(): Promise<HumanCheckChallenge> {
   return request<HumanCheckChallenge>({ url: '/captcha/challenge', silent: true });

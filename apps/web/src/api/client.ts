@@ -8,6 +8,7 @@ import {
   SUCCESS_RSPCODE,
   UNAUTHORIZED_TOAST_THROTTLE_MS,
 } from '@slg/shared';
+import type { TokenPair } from '@slg/shared/views/account';
 import { API_TEXTS } from './texts';
 import { toast } from './toast';
 
@@ -49,10 +50,8 @@ export interface DownloadResult {
   contentType: string | null;
 }
 
-export interface TokenPair {
-  jwtToken: string;
-  refreshToken: string;
-}
+/** What every sign-in answers (the server's schema in packages/shared/src/views/account). */
+export type { TokenPair } from '@slg/shared/views/account';
 
 /** Typed failure of a call: `status` is the HTTP status (0 when no response), `code` the business code. */
 export class ApiError extends Error {

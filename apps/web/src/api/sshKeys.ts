@@ -2,22 +2,13 @@
  * SSH公钥: the keys new instances get in root's authorized_keys. The server reads and checks the keys
  * (docs/api-compute.md); the console sends what the user pasted and shows the refusal on its field.
  */
-import { ErrorCodes, MAX_SSH_KEYS, type Page, type SshKeyType } from '@slg/shared';
+import { ErrorCodes, MAX_SSH_KEYS, type Page } from '@slg/shared';
+import type { SshKeyView } from '@slg/shared/views/ssh-keys';
 import { useQuery } from '@tanstack/react-query';
 import { isApiError, request } from './client';
 import { queryKeys } from './queryKeys';
 
-export interface SshKeyView {
-  keyName: string;
-  keyType: SshKeyType;
-  /** As `ssh-keygen -l` prints it: 256 for Ed25519, the curve size for ECDSA, the modulus bits for RSA. */
-  bits: number;
-  /** `SHA256:…` */
-  fingerprint: string;
-  /** The comment after the key (often `user@host`); empty when none. */
-  comment: string;
-  createdAt: string;
-}
+export type { SshKeyView } from '@slg/shared/views/ssh-keys';
 
 export interface NewSshKey {
   keyName: string;

@@ -2,22 +2,13 @@
  * 子账号: a main account's team members (spec §7 Sub-accounts). Only a signed-in main account manages
  * them; balances and amounts are integer fen.
  */
-import type { AuthorityType, Page, PermissionLevel, PermissionMap } from '@slg/shared';
+import type { AuthorityType, Page, PermissionLevel } from '@slg/shared';
+import type { CreatedSubAccount, SubAccountBalance, SubAccountRemoved, SubAccountView } from '@slg/shared/views/sub-accounts';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { request } from './client';
 import { queryKeys } from './queryKeys';
 
-export interface SubAccountView {
-  id: number;
-  username: string;
-  nickname: string;
-  /** true: spends the main account's balance; false: has its own (`balance`). */
-  sharedMainBalance: boolean;
-  permissions: PermissionMap;
-  /** Its own wallet, fen (0 while it shares the main balance). */
-  balance: number;
-  createdAt: string;
-}
+export type { CreatedSubAccount, SubAccountBalance, SubAccountRemoved, SubAccountView } from '@slg/shared/views/sub-accounts';
 
 export interface PermissionGrant {
   authorityType: AuthorityType;
@@ -49,8 +40,8 @@ export function fetchSubAccount(id: number): Promise<SubAccountView> {
   return request<SubAccountView>({ url: `/subuser/detail/${id}`, silent: true });
 }
 
-export function createSubAccount(input: CreateSubAccountInput): Promise<{ id: number }> {
-  return request<{ id: number }>({ method: 'POST', url: '/subuser/create', data: input });
+export function createSubAccount(input: CreateSubAccountInput): Promise<CreatedSubAccount> {
+  return request<CreatedSubAccount>({ method: 'POST', url: '/subuser/create', data: input });
 }
 
 /** Types not named keep their level. */
@@ -68,13 +59,13 @@ export function resetSubAccountPassword(id: number, password: string): Promise<n
 }
 
 /** recharge: main → sub; deduct: sub → main. Resolves with the sub-account's new balance. */
-export function transferSubAccountBalance(id: number, amount: number, direction: TransferDirection): Promise<{ balance: number }> {
-  return request<{ balance: number }>({ method: 'POST', url: `/subuser/${direction}`, data: { id, amount } });
+export function transferSubAccountBalance(id: number, amount: number, direction: TransferDirection): Promise<SubAccountBalance> {
+  return request<SubAccountBalance>({ method: 'POST', url: `/subuser/${direction}`, data: { id, amount } });
 }
 
 /** `transferResources` is required while it has unreleased instances (else 409). */
-export function deleteSubAccount(id: number, transferResources: boolean): Promise<{ transferred: number }> {
-  return request<{ transferred: number }>({
+export function deleteSubAccount(id: number, transferResources: boolean): Promise<SubAccountRemoved> {
+  return request<SubAccountRemoved>({
     method: 'DELETE',
     url: `/subuser/delete/${id}`,
     params: transferResources ? { transferResources: 'true' } : undefined,

@@ -1,36 +1,16 @@
-import { HUMAN_CHECK_PARAM, type AccountType, type AuthorityType, type PermissionLevel } from '@slg/shared';
+import { HUMAN_CHECK_PARAM } from '@slg/shared';
+import type { BoundPhone, PhoneChangeTicket, PhoneRegistered, SubUserInfo as SubUserInfoDto, UserInfo as UserInfoDto } from '@slg/shared/views/account';
 import type { SmsSendResult } from './auth';
 import { request } from './client';
 
-/** GET /api/v1/user/userinfo (docs/api-auth.md). `telephone` arrives masked. */
-export interface UserInfoDto {
-  userId: number | string;
-  userName: string;
-  nickName: string;
-  telephone: string;
-  accountType: AccountType;
-  roles: string[];
-  hasPassword: boolean;
-  createdAt: string;
-}
-
-/** GET /api/v1/subuser/me. */
-export interface SubUserInfoDto {
-  userId: number | string;
-  username: string;
-  nickname: string;
-  accountType: 2;
-  permissions: AuthorityType[];
-  permissionLevels?: Partial<Record<AuthorityType, PermissionLevel>>;
-  sharedMainBalance: boolean;
-  mainAccountId: number | string;
-  /** The bound phone, masked; empty when none. */
-  telephone?: string;
-  /** Fen; only for a sub-account that spends the main balance. */
-  mainAccountBalance?: number | null;
-  /** Fen: the sub-account's own wallet. */
-  subAccountBalance?: number;
-}
+/** GET /api/v1/user/userinfo (docs/api-auth.md) and GET /api/v1/subuser/me; phones arrive masked. */
+export type {
+  BoundPhone,
+  PhoneChangeTicket,
+  PhoneRegistered,
+  SubUserInfo as SubUserInfoDto,
+  UserInfo as UserInfoDto,
+} from '@slg/shared/views/account';
 
 export function fetchUserInfo(): Promise<UserInfoDto> {
   return request<UserInfoDto>({ url: '/user/userinfo' });
@@ -59,8 +39,8 @@ export function sendOldPhoneCode(humanCheck?: string): Promise<SmsSendResult> {
 }
 
 /** Step 1 done: a ticket for this sign-in, valid `expiresIn` seconds and once. */
-export function verifyOldPhone(code: string): Promise<{ ticket: string; expiresIn: number }> {
-  return request<{ ticket: string; expiresIn: number }>({ method: 'POST', url: '/user/updatePhone/verify', data: { code } });
+export function verifyOldPhone(code: string): Promise<PhoneChangeTicket> {
+  return request<PhoneChangeTicket>({ method: 'POST', url: '/user/updatePhone/verify', data: { code } });
 }
 
 /** Step 2: a code to the new phone (which must be free), with the ticket of step 1. */
@@ -87,10 +67,10 @@ export function resetSubAccountPassword(body: { username: string; telephone: str
 }
 
 /** A sub-account binds (or changes) its own phone, proved by a `bind` code. */
-export function bindSubAccountPhone(body: { telephone: string; code: string }): Promise<{ telephone: string }> {
-  return request<{ telephone: string }>({ method: 'POST', url: '/subuser/bind', data: body });
+export function bindSubAccountPhone(body: { telephone: string; code: string }): Promise<BoundPhone> {
+  return request<BoundPhone>({ method: 'POST', url: '/subuser/bind', data: body });
 }
 
-export function checkPhone(telephone: string): Promise<{ registered: boolean }> {
-  return request<{ registered: boolean }>({ url: '/user/check-phone', params: { telephone } });
+export function checkPhone(telephone: string): Promise<PhoneRegistered> {
+  return request<PhoneRegistered>({ url: '/user/check-phone', params: { telephone } });
 }

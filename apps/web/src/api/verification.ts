@@ -2,66 +2,31 @@
  * 实名认证: the account's verification status, the three submissions, and the private uploads
  * (营业执照, 学生证) that go with them. ID numbers come back masked; the full number never returns.
  */
-import type { PrivateUploadPurpose, VerificationKind, VerificationStatus } from '@slg/shared';
+import type { PrivateUploadPurpose, VerificationKind } from '@slg/shared';
+import type {
+  EnterpriseView as EnterpriseVerification,
+  PersonView as PersonVerification,
+  StudentView as StudentVerification,
+  UploadBrief,
+  UploadView as UploadedFile,
+  VerificationView as Verification,
+  VerificationStatusView as VerificationStatusDto,
+} from '@slg/shared/views/verification';
 import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { request, type DownloadResult } from './client';
 import { saveDownload } from './download';
 import { queryKeys } from './queryKeys';
 
-export interface UploadBrief {
-  id: number;
-  purpose: PrivateUploadPurpose;
-  fileName: string;
-  contentType: string;
-  /** Bytes. */
-  size: number;
-}
-
-interface DecisionView {
-  id: number;
-  status: VerificationStatus;
-  /** Why it was rejected (shown to the user). */
-  reason: string | null;
-  createdAt: string;
-  decidedAt: string | null;
-}
-
-export interface PersonVerification extends DecisionView {
-  kind: 'PERSON';
-  /** Masked: 张三 → *三. */
-  realName: string;
-  /** Masked: 1101**********002X. */
-  idNumber: string;
-}
-
-export interface EnterpriseVerification extends DecisionView {
-  kind: 'ENTERPRISE';
-  enterpriseName: string;
-  creditCode: string;
-  legalPerson: string | null;
-  licence: UploadBrief | null;
-}
-
-export interface StudentVerification extends DecisionView {
-  kind: 'STUDENT';
-  realName: string;
-  school: string;
-  /** Masked: its last 4 characters. */
-  studentNo: string;
-  card: UploadBrief | null;
-}
-
-export type Verification = PersonVerification | EnterpriseVerification | StudentVerification;
-
-export interface VerificationStatusDto {
-  /** The main account has an approved verification of any kind. */
-  verified: boolean;
-  /** Creating instances needs an approved verification (the platform's REQUIRE_VERIFICATION). */
-  required: boolean;
-  person: PersonVerification | null;
-  enterprise: EnterpriseVerification | null;
-  student: StudentVerification | null;
-}
+// The answers' types are inferred from the server's schemas (packages/shared/src/views/verification).
+export type {
+  EnterpriseView as EnterpriseVerification,
+  PersonView as PersonVerification,
+  StudentView as StudentVerification,
+  UploadBrief,
+  UploadView as UploadedFile,
+  VerificationView as Verification,
+  VerificationStatusView as VerificationStatusDto,
+} from '@slg/shared/views/verification';
 
 export interface PersonInput {
   realName: string;
@@ -80,10 +45,6 @@ export interface StudentInput {
   school: string;
   studentNo: string;
   cardUploadId: number;
-}
-
-export interface UploadedFile extends UploadBrief {
-  createdAt: string;
 }
 
 export const verificationKeys = {

@@ -4,32 +4,13 @@
  * sign-up calls answer with their whole envelope (spec §8 exceptions): the pages read them.
  */
 import { COUNTRY_CODE, SUCCESS_RSPCODE } from '@slg/shared';
+import type { WechatAuthorization, WechatBindTicket, WechatBinding, WechatLoginResult } from '@slg/shared/views/account';
 import type { PhoneLoginResult } from './auth';
-import { ApiError, request, type ResponseEnvelope, type TokenPair } from './client';
+import { ApiError, request, type ResponseEnvelope } from './client';
 
 export type WechatPurpose = 'login' | 'bind';
 
-export interface WechatAuthorization {
-  /** WeChat's QR page (or the dev stand-in's) to send the browser to. */
-  url: string;
-  state: string;
-  expiresIn: number;
-}
-
-/** The answer of a sign-in by a WeChat bound to no account: bind a phone with this ticket. */
-export interface WechatBindTicket {
-  bindTicket: string;
-  nickname: string;
-  expiresIn: number;
-}
-
-export type WechatLoginResult = TokenPair | WechatBindTicket;
-
-export interface WechatBinding {
-  bound: boolean;
-  nickname: string | null;
-  boundAt: string | null;
-}
+export type { WechatAuthorization, WechatBindTicket, WechatBinding, WechatLoginResult } from '@slg/shared/views/account';
 
 export function isBindTicket(result: WechatLoginResult): result is WechatBindTicket {
   return 'bindTicket' in result;

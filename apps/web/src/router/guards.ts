@@ -2,7 +2,7 @@
  * Access rules of spec §2 as pure functions over (route meta, session, location). No React here: the
  * router's root loader and root component call these, the unit tests call them directly.
  */
-import { AccountType, type AuthorityType } from '@slg/shared';
+import { AccountType } from '@slg/shared';
 import { CONSOLE_HOME_PATH, findRoute, SUB_ACCOUNT_HOME_PATH, type RouteMeta, type RouteRecord } from './routes';
 
 export const FORBIDDEN_PATH = '/403';
@@ -20,8 +20,8 @@ export interface SessionSnapshot {
   /** A token exists. */
   loggedIn: boolean;
   accountType: AccountType | null;
-  /** The sub-account's permission list; `null` while its info is not loaded. */
-  permissions: readonly AuthorityType[] | null;
+  /** The sub-account's permission list (authority types, as `/subuser/me` names them); `null` while its info is not loaded. */
+  permissions: readonly string[] | null;
 }
 
 export type AccessDecision = { type: 'allow' } | { type: 'redirect'; to: string };
@@ -67,7 +67,7 @@ export function postLoginTarget(search: string, fallback: string): string {
  * Sub-accounts (accountType 2) open only sub-account pages, routes whose permission they hold, and
  * public routes — checked only when they hold at least one permission.
  */
-export function subAccountMayOpen(meta: GuardMeta, permissions: readonly AuthorityType[]): boolean {
+export function subAccountMayOpen(meta: GuardMeta, permissions: readonly string[]): boolean {
   if (permissions.length === 0) return true;
   if (meta.public || meta.subAccountPage) return true;
   return meta.permission !== undefined && permissions.includes(meta.permission);

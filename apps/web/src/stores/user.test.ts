@@ -20,8 +20,12 @@ const subInfo: SubUserInfoDto = {
   nickname: '',
   accountType: 2,
   permissions: ['CONTAINER'],
+  permissionLevels: { CONTAINER: 'SELF', ELASTIC: 'NONE', MIRROR: 'NONE', FILE_STORAGE: 'NONE', INVOICE: 'NONE', MODEL_DEPLOY: 'NONE' },
   sharedMainBalance: false,
   mainAccountId: 1,
+  telephone: '',
+  mainAccountBalance: null,
+  subAccountBalance: 0,
 };
 
 describe('user store', () => {

@@ -1,4 +1,4 @@
-import { AccountType, AUTHORITY_TYPES, type AuthorityType } from '@slg/shared';
+import { AccountType, AUTHORITY_TYPES } from '@slg/shared';
 import { create } from 'zustand';
 import { createJSONStorage, persist } from 'zustand/middleware';
 import type { TokenPair } from '../api/client';
@@ -65,9 +65,9 @@ export function displayName(user: CurrentUser | null): string {
 
 /**
  * The permission list the guards check: a main account has every authority type, a sub-account the
- * ones granted to it, `null` while the info is not loaded.
+ * ones granted to it (strings, as `/subuser/me` answers them), `null` while the info is not loaded.
  */
-export function permissionList(user: CurrentUser | null): readonly AuthorityType[] | null {
+export function permissionList(user: CurrentUser | null): readonly string[] | null {
   if (!user) return null;
   return user.kind === 'main' ? AUTHORITY_TYPES : user.info.permissions;
 }

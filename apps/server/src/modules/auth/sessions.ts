@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, isNull } from 'drizzle-orm';
 import { createSigner, createVerifier } from 'fast-jwt';
+import type { TokenPair } from '@slg/shared/views/account';
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
 import { refreshTokens, revokedSessions, users } from '../../db/schema/index.js';
@@ -11,10 +12,8 @@ import { SessionChecks } from './session-checks.js';
 
 const ISSUER = 'suanligang';
 
-export interface TokenPair {
-  jwtToken: string;
-  refreshToken: string;
-}
+/** What every sign-in answers: the schema in packages/shared (views/account), which the console reads too. */
+export type { TokenPair };
 
 /** The caller's own account row, read by the same statement as the session check. */
 export interface SignedInAccount {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { HUMAN_CHECK_PROVIDERS } from '@slg/shared';
+import { humanCheckChallengeSchema, smsSentSchema } from '@slg/shared/views/account';
 import type { AppDeps } from '../../deps.js';
 import { eq } from 'drizzle-orm';
 import { users } from '../../db/schema/index.js';
@@ -16,7 +17,7 @@ import { PhoneChangeService, requireMainForPhoneChange, SUB_ACCOUNT_PHONE_MESSAG
 /** Codes of a phone change go out only through the signed-in sends below, never to any phone on request. */
 const PHONE_CHANGE_TYPES: ReadonlySet<string> = new Set(['change_phone_old', 'change_phone_new']);
 
-const sent = envelopeOf(z.object({ expiresIn: z.number(), resendAfter: z.number() }));
+const sent = envelopeOf(smsSentSchema);
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 409: errorEnvelope, 428: errorEnvelope, 429: errorEnvelope, 503: errorEnvelope };
 
 /** The solved human check a send may carry (needed once the 428 HUMAN_CHECK_REQUIRED said so). */
@@ -27,17 +28,6 @@ const captchaField = z
   .optional()
   .describe('人机验证结果：ALTCHA 组件的 payload，阿里云的 CaptchaVerifyParam，或腾讯云的 {"ticket","randstr"} JSON');
 
-const challengeResult = z.discriminatedUnion('provider', [
-  z.object({
-    provider: z.literal('altcha'),
-    altcha: z.object({ parameters: z.record(z.string(), z.unknown()), signature: z.string() }),
-  }),
-  z.object({
-    provider: z.literal('aliyun'),
-    aliyun: z.object({ prefix: z.string(), sceneId: z.string(), region: z.enum(['cn', 'sgp']) }),
-  }),
-  z.object({ provider: z.literal('tencent'), tencent: z.object({ captchaAppId: z.string() }) }),
-]);
 
 export const smsRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
   const codes = new SmsCodeService(deps);
@@ -67,7 +57,7 @@ export const smsRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) =
       schema: {
         tags: ['验证码'],
         summary: `人机验证的题目（发送验证码被 428 拒绝后完成它，再把结果放在 captcha 参数里重发）；provider 为 ${HUMAN_CHECK_PROVIDERS.join(' / ')}`,
-        response: { 200: envelopeOf(challengeResult), 503: errorEnvelope },
+        response: { 200: envelopeOf(humanCheckChallengeSchema), 503: errorEnvelope },
       },
     },
     async (_request, reply) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { MAX_SSH_KEYS, SSH_KEY_NAME_MESSAGE, SSH_KEY_NAME_PATTERN, SSH_KEY_TYPES } from '@slg/shared';
+import { MAX_SSH_KEYS, SSH_KEY_NAME_MESSAGE, SSH_KEY_NAME_PATTERN } from '@slg/shared';
+import { sshKeySchema } from '@slg/shared/views/ssh-keys';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
@@ -9,17 +10,6 @@ import { pageQuery, pageSchema } from '../../http/pagination.js';
 import { SshKeyService } from './service.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope };
-
-const keyTypes = SSH_KEY_TYPES.map((item) => item.value) as [string, ...string[]];
-
-const sshKeySchema = z.object({
-  keyName: z.string(),
-  keyType: z.enum(keyTypes).describe('ssh-ed25519、ecdsa-sha2-nistp256/384/521 或 ssh-rsa'),
-  bits: z.number().int().describe('密钥位数，同 ssh-keygen -l：Ed25519 为256，ECDSA 为曲线位数，RSA 为模数位数'),
-  fingerprint: z.string().describe('SHA256 指纹，同 ssh-keygen -l 的输出，如 SHA256:iEcNivIf…'),
-  comment: z.string().describe('公钥末尾的注释（常为 user@host），没有则为空字符串'),
-  createdAt: z.string(),
-});
 
 const keyNameField = text('名称').trim().regex(SSH_KEY_NAME_PATTERN, SSH_KEY_NAME_MESSAGE);
 

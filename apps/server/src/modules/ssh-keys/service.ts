@@ -1,5 +1,6 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import { MAX_SSH_KEYS, type Page, type SshKeyType } from '@slg/shared';
+import type { SshKeyView } from '@slg/shared/views/ssh-keys';
 import type { AppDeps } from '../../deps.js';
 import { sshKeys, users } from '../../db/schema/index.js';
 import { ownedBy, ownershipFor } from '../../db/scope.js';
@@ -15,18 +16,8 @@ export interface NewSshKey {
   keyName: string;
 }
 
-/** A key as the console lists it: never the key itself, nor whose it is. */
-export interface SshKeyView {
-  keyName: string;
-  keyType: SshKeyType;
-  /** As `ssh-keygen -l`: 256 for Ed25519, the curve size for ECDSA, the modulus bits for RSA. */
-  bits: number;
-  /** `SHA256:…` as `ssh-keygen -l` prints it. */
-  fingerprint: string;
-  /** The comment after the key (often `user@host`); empty when it had none. */
-  comment: string;
-  createdAt: string;
-}
+/** The answer's shape: the schema in packages/shared (views/ssh-keys), which the console reads too. */
+export type { SshKeyView };
 
 type SshKeyRow = typeof sshKeys.$inferSelect;
 

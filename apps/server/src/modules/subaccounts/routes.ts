@@ -8,6 +8,8 @@ import {
   SUB_ACCOUNT_USERNAME_MESSAGE,
   SUB_ACCOUNT_USERNAME_PATTERN,
 } from '@slg/shared';
+import { boundPhoneSchema, tokenPairSchema } from '@slg/shared/views/account';
+import { createdSubAccountSchema, subAccountBalanceSchema, subAccountRemovedSchema, subAccountSchema } from '@slg/shared/views/sub-accounts';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireMainAccount } from '../../http/auth.js';
 import { amountField, passwordField, smsCodeField, telephoneField, text } from '../../http/fields.js';
@@ -31,16 +33,6 @@ const grantsField = z
   )
   .max(AUTHORITY_TYPES.length, `最多${AUTHORITY_TYPES.length}项权限`);
 
-const levelsSchema = z.object(Object.fromEntries(AUTHORITY_TYPES.map((type) => [type, z.enum(PERMISSION_LEVELS)])) as Record<(typeof AUTHORITY_TYPES)[number], z.ZodEnum<{ SELF: 'SELF'; ALL: 'ALL'; NONE: 'NONE' }>>);
-const subAccountSchema = z.object({
-  id: z.number().int(),
-  username: z.string(),
-  nickname: z.string(),
-  sharedMainBalance: z.boolean().describe('true：花主账号的余额；false：花自己的余额'),
-  permissions: levelsSchema,
-  balance: z.number().int().describe('子账号自己的余额（分）'),
-  createdAt: z.string(),
-});
 
 /** Sub-accounts (spec §7): managed by a signed-in main account; `/subuser/login` and `/password/old` are the sub-account's own. */
 export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
@@ -55,7 +47,7 @@ export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
         tags,
         summary: '子账号登录（用户名 + 密码；每个用户名 15 分钟内最多校验 5 次错误密码）',
         body: z.object({ username: text('用户名').trim().min(1, '请输入用户名').max(64, '用户名或密码错误'), password: text('密码').min(1, '请输入密码').max(128, '用户名或密码错误') }),
-        response: { 200: envelopeOf(z.object({ jwtToken: z.string(), refreshToken: z.string() })), ...errors },
+        response: { 200: envelopeOf(tokenPairSchema), ...errors },
       },
     },
     async (request) => ok(await service.login(request.body)),
@@ -74,7 +66,7 @@ export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
           sharedMainBalance: z.boolean({ error: 'sharedMainBalance 必须是布尔值' }).optional(),
           permissions: grantsField.optional(),
         }),
-        response: { 200: envelopeOf(z.object({ id: z.number().int() })), ...errors },
+        response: { 200: envelopeOf(createdSubAccountSchema), ...errors },
       },
     },
     async (request) => ok(await service.create(principalOf(request), request.body)),
@@ -172,7 +164,7 @@ export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
         tags,
         summary: '子账号绑定自己的手机号（验证码类型 bind，用于找回密码）',
         body: z.object({ telephone: telephoneField, code: smsCodeField }),
-        response: { 200: envelopeOf(z.object({ telephone: z.string() })), ...errors },
+        response: { 200: envelopeOf(boundPhoneSchema), ...errors },
       },
     },
     async (request) => ok(await service.bindPhone(principalOf(request), request.body)),
@@ -209,7 +201,7 @@ export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
           tags,
           summary: direction === 'recharge' ? '为子账号充值（从主账号余额转入）' : '从子账号扣款（转回主账号余额）',
           body: z.object({ id: subIdField, amount: amountField('金额') }),
-          response: { 200: envelopeOf(z.object({ balance: z.number().int() })), ...errors },
+          response: { 200: envelopeOf(subAccountBalanceSchema), ...errors },
         },
       },
       async (request) => ok(await service.transfer(principalOf(request), request.body.id, request.body.amount, direction)),
@@ -224,7 +216,7 @@ export const subAccountRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
         summary: '删除子账号（有未释放的实例时须 transferResources=true，资源转给主账号；余额退回主账号）',
         params: z.object({ id: subIdField }),
         querystring: z.object({ transferResources: z.enum(['true', 'false'], { error: 'transferResources 必须是 true 或 false' }).optional() }),
-        response: { 200: envelopeOf(z.object({ transferred: z.number().int() })), ...errors },
+        response: { 200: envelopeOf(subAccountRemovedSchema), ...errors },
       },
     },
     async (request) => ok(await service.remove(principalOf(request), request.params.id, request.query.transferResources === 'true')),

@@ -14,6 +14,7 @@ import {
   type PermissionLevel,
   type PermissionMap,
 } from '@slg/shared';
+import type { SubAccountView } from '@slg/shared/views/sub-accounts';
 import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { instances, users, wallets } from '../../db/schema/index.js';
@@ -29,16 +30,8 @@ import { clearAttempts, giveBackAttempt, takeAttempt } from '../security/attempt
 import { PASSWORD_CHECKS, passwordLocked } from '../security/rules.js';
 import { SmsCodeService } from '../sms/service.js';
 
-export interface SubAccountView {
-  id: number;
-  username: string;
-  nickname: string;
-  sharedMainBalance: boolean;
-  permissions: PermissionMap;
-  /** The sub-account's own wallet, in fen (what it spends unless it shares the main balance). */
-  balance: number;
-  createdAt: string;
-}
+/** The answer's shape: the schema in packages/shared (views/sub-accounts), which the console reads too. */
+export type { SubAccountView };
 
 export interface PermissionGrant {
   authorityType: AuthorityType;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { API_TOKEN_NAME_MAX, API_TOKEN_NAME_MESSAGE, API_TOKEN_NAME_PATTERN, ApiTokenStatus, MAX_API_TOKENS } from '@slg/shared';
+import { apiTokenSchema, createdApiTokenSchema } from '@slg/shared/views/api-tokens';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, openToEveryAccount } from '../../http/auth.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
@@ -9,19 +10,6 @@ import { pageQuery, pageSchema } from '../../http/pagination.js';
 import { ApiTokenService } from './service.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope };
-
-const tokenSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  prefix: z.string().describe('令牌开头几位（slg_ 加密钥前6位），用于区分令牌；完整令牌只在创建时返回一次'),
-  status: z.union([z.literal(ApiTokenStatus.ENABLED), z.literal(ApiTokenStatus.DISABLED)]).describe('1 启用，0 停用'),
-  createdAt: z.string(),
-  lastUsedAt: z.string().nullable().describe('最近一次使用的时间（精确到分钟），从未使用为 null'),
-});
-
-const createdSchema = tokenSchema.extend({
-  token: z.string().describe('完整令牌，只在此时返回一次，服务端只保存其哈希'),
-});
 
 // Control characters, 200-character names and the like fail the pattern after trimming.
 const nameField = text('名称').trim().max(API_TOKEN_NAME_MAX, API_TOKEN_NAME_MESSAGE).regex(API_TOKEN_NAME_PATTERN, API_TOKEN_NAME_MESSAGE);
@@ -52,7 +40,7 @@ export const apiTokenRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (a
 
   app.get(
     '/settings/token',
-    { schema: { tags, summary: `我的API令牌（最新在前；每人最多${MAX_API_TOKENS}个；不含令牌本身）`, querystring: pageQuery, response: { 200: envelopeOf(pageSchema(tokenSchema)), ...errors } } },
+    { schema: { tags, summary: `我的API令牌（最新在前；每人最多${MAX_API_TOKENS}个；不含令牌本身）`, querystring: pageQuery, response: { 200: envelopeOf(pageSchema(apiTokenSchema)), ...errors } } },
     async (request) => ok(await service.list(principalOf(request), request.query)),
   );
 
@@ -63,7 +51,7 @@ export const apiTokenRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (a
         tags,
         summary: `创建API令牌：完整令牌只在此次返回。名称重复 40026，超过${MAX_API_TOKENS}个 40901`,
         body: nameBody,
-        response: { 200: envelopeOf(createdSchema), ...errors },
+        response: { 200: envelopeOf(createdApiTokenSchema), ...errors },
       },
     },
     async (request) => ok(await service.create(principalOf(request), request.body.name)),
@@ -97,12 +85,12 @@ export const apiTokenRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (a
 
   app.get(
     '/settings/token/:id',
-    { schema: { tags, summary: '我的某个API令牌', params: idParams, response: { 200: envelopeOf(tokenSchema), ...errors } } },
+    { schema: { tags, summary: '我的某个API令牌', params: idParams, response: { 200: envelopeOf(apiTokenSchema), ...errors } } },
     async (request) => ok(await service.get(principalOf(request), request.params.id)),
   );
 
   const rename = {
-    schema: { tags, summary: '重命名API令牌（名称重复 40026）', params: idParams, body: nameBody, response: { 200: envelopeOf(tokenSchema), ...errors } },
+    schema: { tags, summary: '重命名API令牌（名称重复 40026）', params: idParams, body: nameBody, response: { 200: envelopeOf(apiTokenSchema), ...errors } },
   };
   app.put('/settings/token/:id', rename, async (request) => ok(await service.rename(principalOf(request), request.params.id, request.body.name)));
   app.patch('/settings/token/:id/name', rename, async (request) => ok(await service.rename(principalOf(request), request.params.id, request.body.name)));
@@ -115,7 +103,7 @@ export const apiTokenRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (a
         summary: '启用（1）或停用（0）API令牌：停用后使用它的请求立即被拒绝',
         params: idParams,
         body: statusBody,
-        response: { 200: envelopeOf(tokenSchema), ...errors },
+        response: { 200: envelopeOf(apiTokenSchema), ...errors },
       },
     },
     async (request) => ok(await service.setStatus(principalOf(request), request.params.id, request.body.status)),

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import { API_TOKEN_PREFIX, ApiTokenStatus, MAX_API_TOKENS, type Page } from '@slg/shared';
+import type { ApiTokenView, CreatedApiToken } from '@slg/shared/views/api-tokens';
 import type { AppDeps } from '../../deps.js';
 import { apiTokens, users } from '../../db/schema/index.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -9,21 +10,8 @@ import { randomToken, sha256Hex } from '../../lib/crypto.js';
 import type { Principal } from '../../core/principal.js';
 import { ApiTokenAuthenticator } from './authentication.js';
 
-/** A token as the console lists it: never the secret nor its hash. */
-export interface ApiTokenView {
-  id: number;
-  name: string;
-  /** `slg_` and the secret's first characters. */
-  prefix: string;
-  status: ApiTokenStatus;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
-
-/** The answer to creating a token: the only time the secret is shown. */
-export interface CreatedApiToken extends ApiTokenView {
-  token: string;
-}
+/** The answers' shapes: the schemas in packages/shared (views/api-tokens), which the console reads too. */
+export type { ApiTokenView, CreatedApiToken };
 
 export interface TokenValidity {
   valid: boolean;

@@ -7,19 +7,11 @@ import type { AppDeps } from '../../deps.js';
 import { principalOf, requireMainAccount, requireRole } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { AppError } from '../../core/errors.js';
+import { uploadViewSchema } from '@slg/shared/views/verification';
 import { PrivateUploadService, type PrivateUploadRow } from './service.js';
 import { UPLOAD_TEXTS } from './texts.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 413: errorEnvelope, 415: errorEnvelope, 429: errorEnvelope };
-
-export const uploadViewSchema = z.object({
-  id: z.number().int(),
-  fileName: z.string(),
-  contentType: z.string().describe('按文件内容识别：image/jpeg、image/png 或 application/pdf'),
-  size: z.number().int().describe('字节数'),
-  purpose: z.enum(PRIVATE_UPLOAD_PURPOSES),
-  createdAt: z.string(),
-});
 
 const uploadIdParams = z.object({
   id: z.coerce.number({ error: '文件ID必须是数字' }).int('文件ID必须是整数').positive('文件ID必须是正整数').max(Number.MAX_SAFE_INTEGER, '文件ID不正确'),

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { and, count, eq, gte } from 'drizzle-orm';
 import { detectPrivateUploadType, PRIVATE_UPLOAD_MAX_BYTES, PRIVATE_UPLOAD_MESSAGES, type PrivateUploadPurpose, type PrivateUploadType } from '@slg/shared';
+import type { UploadView } from '@slg/shared/views/verification';
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
 import { privateUploads, users } from '../../db/schema/index.js';
@@ -18,20 +19,17 @@ const EXTENSIONS: Record<PrivateUploadType, string> = { 'image/jpeg': '.jpg', 'i
 
 export type PrivateUploadRow = typeof privateUploads.$inferSelect;
 
-/** What the uploader gets back (and what an operator sees of the file beside a verification). */
-export interface PrivateUploadView {
-  id: number;
-  purpose: string;
-  fileName: string;
-  contentType: string;
-  size: number;
-  createdAt: string;
-}
+/**
+ * What the uploader gets back (and what an operator sees of the file beside a verification): the schema
+ * in packages/shared (views/verification), which the console reads too.
+ */
+export type PrivateUploadView = UploadView;
 
 export function uploadViewOf(row: PrivateUploadRow): PrivateUploadView {
   return {
     id: row.id,
-    purpose: row.purpose,
+    // The column is text; uploads are written with a PrivateUploadPurpose, and the answer's schema checks it.
+    purpose: row.purpose as PrivateUploadPurpose,
     fileName: row.fileName,
     contentType: row.contentType,
     size: row.sizeBytes,

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { NICKNAME_MAX_LENGTH, NICKNAME_MESSAGE, PHONE_CHANGE_TICKET_TTL_SECONDS } from '@slg/shared';
+import {
+  balanceSchema,
+  phoneChangeTicketSchema,
+  phoneRegisteredSchema,
+  subUserInfoSchema,
+  userInfoSchema,
+} from '@slg/shared/views/account';
 import type { AppDeps } from '../../deps.js';
 import { accountOf, principalOf, requireMainAccount, spendableBalanceOf } from '../../http/auth.js';
 import { passwordField, smsCodeField, telephoneField, text } from '../../http/fields.js';
@@ -11,24 +18,13 @@ import { PhoneChangeService, SUB_ACCOUNT_PHONE_MESSAGE, ticketField } from './ph
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
 
-const userInfo = z.object({
-  userId: z.number(),
-  userName: z.string(),
-  nickName: z.string(),
-  telephone: z.string().describe('脱敏手机号，如 138****0000'),
-  accountType: z.number().describe('1 主账号，2 子账号'),
-  roles: z.array(z.string()),
-  hasPassword: z.boolean(),
-  createdAt: z.string(),
-});
-
 export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsyncZod => async (app) => {
   const service = new UserService(deps);
   const phoneChange = new PhoneChangeService(deps);
 
   app.get(
     '/user/userinfo',
-    { config: { access: 'account' }, schema: { tags: ['用户'], summary: '当前登录用户信息', response: { 200: envelopeOf(userInfo), ...errors } } },
+    { config: { access: 'account' }, schema: { tags: ['用户'], summary: '当前登录用户信息', response: { 200: envelopeOf(userInfoSchema), ...errors } } },
     async (request) => ok(service.userInfo(principalOf(request), accountOf(request))),
   );
 
@@ -44,7 +40,7 @@ export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsync
           tags: ['用户'],
           summary: '账户余额（分）',
           description: '也可请求 /api/v1/account/（产品规格中的写法）。',
-          response: { 200: envelopeOf(z.object({ totalBalance: z.number().int() })), ...errors },
+          response: { 200: envelopeOf(balanceSchema), ...errors },
         },
       },
       async (request) => ok({ totalBalance: spendableBalanceOf(request) }),
@@ -59,7 +55,7 @@ export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsync
         tags: ['用户'],
         summary: '手机号是否已注册',
         querystring: z.object({ telephone: telephoneField }),
-        response: { 200: envelopeOf(z.object({ registered: z.boolean() })), ...errors },
+        response: { 200: envelopeOf(phoneRegisteredSchema), ...errors },
       },
     },
     async (request) => ok({ registered: await auth.isRegistered(request.query.telephone) }),
@@ -124,7 +120,7 @@ export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsync
         tags: ['用户'],
         summary: `修改手机号第1步：校验发到原手机号的验证码（先 GET /smscode?type=change_phone_old），返回${PHONE_CHANGE_TICKET_TTL_SECONDS / 60}分钟内有效、仅本次登录可用的凭证`,
         body: z.object({ code: smsCodeField }),
-        response: { 200: envelopeOf(z.object({ ticket: z.string(), expiresIn: z.number().int() })), ...errors },
+        response: { 200: envelopeOf(phoneChangeTicketSchema), ...errors },
       },
     },
     async (request) => ok(await phoneChange.verifyOldPhone(principalOf(request), request.body.code)),
@@ -155,21 +151,7 @@ export const userRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsync
         tags: ['子账号'],
         summary: '当前子账号信息与权限',
         response: {
-          200: envelopeOf(
-            z.object({
-              userId: z.number(),
-              username: z.string(),
-              nickname: z.string(),
-              accountType: z.literal(2),
-              permissions: z.array(z.string()),
-              permissionLevels: z.record(z.string(), z.string()),
-              sharedMainBalance: z.boolean(),
-              mainAccountId: z.number(),
-              telephone: z.string().describe('绑定的手机号（脱敏），未绑定为空'),
-              mainAccountBalance: z.number().int().nullable().describe('主账号余额（分），仅共享主账号余额时返回'),
-              subAccountBalance: z.number().int().describe('子账号自己的余额（分）'),
-            }),
-          ),
+          200: envelopeOf(subUserInfoSchema),
           ...errors,
         },
       },

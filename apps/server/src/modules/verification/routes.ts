@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { enterpriseViewSchema, personViewSchema, studentViewSchema, verificationStatusSchema } from '@slg/shared/views/verification';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireMainAccount } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { verificationBodies } from './fields.js';
 import { VerificationService } from './service.js';
 import { VERIFICATION_TEXTS } from './texts.js';
-import { enterpriseViewSchema, personViewSchema, studentViewSchema, verificationStatusSchema } from './views.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope };
 

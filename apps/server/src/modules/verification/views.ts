@@ -1,14 +1,15 @@
 import { z } from 'zod';
+import { maskIdNumber, maskName, maskTail, VERIFICATION_KINDS, type VerificationKind, type VerificationStatus } from '@slg/shared';
 import {
-  maskIdNumber,
-  maskName,
-  maskTail,
-  PRIVATE_UPLOAD_PURPOSES,
-  VERIFICATION_KINDS,
-  VERIFICATION_STATUSES,
-  type VerificationKind,
-  type VerificationStatus,
-} from '@slg/shared';
+  decisionFields,
+  uploadBriefSchema,
+  type EnterpriseView,
+  type PersonView,
+  type StudentView,
+  type UploadBrief,
+  type VerificationStatusView,
+  type VerificationView,
+} from '@slg/shared/views/verification';
 import type { privateUploads, verifications } from '../../db/schema/index.js';
 
 export type VerificationRow = typeof verifications.$inferSelect;
@@ -30,66 +31,15 @@ export interface StudentDetails {
   studentNo: string;
 }
 
-const uploadBrief = z.object({
-  id: z.number().int(),
-  purpose: z.enum(PRIVATE_UPLOAD_PURPOSES),
-  fileName: z.string(),
-  contentType: z.string(),
-  size: z.number().int(),
-});
-export type UploadBrief = z.infer<typeof uploadBrief>;
-
-const decision = {
-  id: z.number().int(),
-  status: z.enum(VERIFICATION_STATUSES).describe('PENDING 审核中、APPROVED 已认证、REJECTED 未通过'),
-  reason: z.string().nullable().describe('未通过的原因'),
-  createdAt: z.string(),
-  decidedAt: z.string().nullable(),
-};
-
-export const personViewSchema = z.object({
-  ...decision,
-  kind: z.literal('PERSON'),
-  realName: z.string().describe('脱敏：只显示最后一个字'),
-  idNumber: z.string().describe('脱敏：前4位与后4位，如 1101**********123X'),
-});
-export const enterpriseViewSchema = z.object({
-  ...decision,
-  kind: z.literal('ENTERPRISE'),
-  enterpriseName: z.string(),
-  creditCode: z.string().describe('统一社会信用代码（营业执照上公开的信息，不脱敏）'),
-  legalPerson: z.string().nullable().describe('脱敏'),
-  licence: uploadBrief.nullable(),
-});
-export const studentViewSchema = z.object({
-  ...decision,
-  kind: z.literal('STUDENT'),
-  realName: z.string().describe('脱敏'),
-  school: z.string(),
-  studentNo: z.string().describe('脱敏：只显示后4位'),
-  card: uploadBrief.nullable(),
-});
-
-export const verificationStatusSchema = z.object({
-  verified: z.boolean().describe('主账号是否有已通过的认证（个人、企业或学生）'),
-  required: z.boolean().describe('创建实例是否需要先通过实名认证（REQUIRE_VERIFICATION）'),
-  person: personViewSchema.nullable().describe('最近一次个人认证'),
-  enterprise: enterpriseViewSchema.nullable().describe('最近一次企业认证'),
-  student: studentViewSchema.nullable().describe('最近一次学生认证'),
-});
-
-export type PersonView = z.infer<typeof personViewSchema>;
-export type EnterpriseView = z.infer<typeof enterpriseViewSchema>;
-export type StudentView = z.infer<typeof studentViewSchema>;
-export type VerificationView = PersonView | EnterpriseView | StudentView;
-export type VerificationStatusView = z.infer<typeof verificationStatusSchema>;
+// The answers' schemas live in packages/shared (views/verification), where the console reads their types.
+export type { EnterpriseView, PersonView, StudentView, UploadBrief, VerificationStatusView, VerificationView };
 
 export const adminVerificationSchema = z.object({
-  ...decision,
+  ...decisionFields,
   kind: z.enum(VERIFICATION_KINDS),
   account: z.object({ id: z.number().int(), telephone: z.string().nullable(), nickName: z.string() }),
   details: z.record(z.string(), z.string()).describe('提交的完整信息（审核用，不脱敏）'),
-  upload: uploadBrief.nullable().describe('营业执照或学生证：GET /api/v1/admin/uploads/{id} 查看'),
+  upload: uploadBriefSchema.nullable().describe('营业执照或学生证：GET /api/v1/admin/uploads/{id} 查看'),
   reviewerId: z.number().int().nullable(),
 });
 export type AdminVerificationView = z.infer<typeof adminVerificationSchema>;

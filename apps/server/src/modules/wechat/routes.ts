@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { phoneLoginResultSchema, wechatAuthorizationSchema, wechatBindingSchema, wechatLoginResultSchema } from '@slg/shared/views/account';
 import type { Config } from '../../config.js';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireMainAccount } from '../../http/auth.js';
@@ -29,18 +30,6 @@ const stateField = text('授权参数 state').trim().min(1, WECHAT_MESSAGES.expi
 const ticketField = text('绑定凭证').trim().min(1, WECHAT_MESSAGES.expired).max(KEY_MAX, WECHAT_MESSAGES.expired);
 const codeField = text('微信授权码').trim().min(1, '缺少微信授权码，请重新扫码').max(256, '微信授权码无效，请重新扫码');
 
-const tokenPair = z.object({ jwtToken: z.string(), refreshToken: z.string() });
-const bindTicket = z.object({
-  bindTicket: z.string().describe('绑定手机号用的一次性凭证（POST /auth/register/wechat 的 ticket）'),
-  nickname: z.string().describe('微信昵称'),
-  expiresIn: z.number().int().describe('凭证有效秒数'),
-});
-const binding = z.object({
-  bound: z.boolean(),
-  nickname: z.string().nullable().describe('绑定的微信昵称'),
-  boundAt: z.string().nullable().describe('绑定时间'),
-});
-
 /**
  * WeChat sign-in (微信开放平台网站应用扫码登录) and binding. The sign-in paths answer in the envelope
  * like every route; the console reads their envelopes itself (spec §8 exceptions).
@@ -64,7 +53,7 @@ export const wechatRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsy
           purpose: z.enum(['login', 'bind'], { error: 'purpose 可选 login、bind' }).default('login'),
           redirect: z.string().max(512, '跳转地址过长').refine(isConsolePath, '跳转地址必须是本站路径').optional(),
         }),
-        response: { 200: envelopeOf(z.object({ url: z.string(), state: z.string(), expiresIn: z.number().int() })), ...errors },
+        response: { 200: envelopeOf(wechatAuthorizationSchema), ...errors },
       },
     },
     async (request) => ok(await service.authorize(request.query.purpose, request.principal, request.query.redirect)),
@@ -79,7 +68,7 @@ export const wechatRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsy
         summary: `微信登录：已绑定的账号返回令牌对；未绑定返回 bindTicket（${WECHAT_TICKET_TTL_SECONDS / 60}分钟内有效），用于绑定手机号`,
         querystring: z.object({ state: stateField }),
         body: z.object({ code: codeField }),
-        response: { 200: envelopeOf(z.union([tokenPair, bindTicket])), ...errors },
+        response: { 200: envelopeOf(wechatLoginResultSchema), ...errors },
       },
     },
     async (request) => ok(await service.login(request.query.state, request.body.code)),
@@ -93,7 +82,7 @@ export const wechatRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsy
         tags: TAGS,
         summary: '微信登录后绑定手机号（验证码类型 login）：手机号已注册则绑定到该账号，否则创建账号（other=true）',
         body: z.object({ ticket: ticketField, telephone: telephoneField, code: smsCodeField, countryCode: countryCodeField }),
-        response: { 200: envelopeOf(tokenPair.extend({ other: z.boolean() })), ...errors },
+        response: { 200: envelopeOf(phoneLoginResultSchema), ...errors },
       },
     },
     async (request) => ok(await service.register(request.body)),
@@ -105,7 +94,7 @@ export const wechatRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsy
     '/user/wechat_bind',
     {
       preValidation: mainOnly,
-      schema: { tags: TAGS, summary: '当前账号的微信绑定状态', response: { 200: envelopeOf(binding), ...errors } },
+      schema: { tags: TAGS, summary: '当前账号的微信绑定状态', response: { 200: envelopeOf(wechatBindingSchema), ...errors } },
     },
     async (request) => ok(await service.binding(principalOf(request))),
   );
@@ -119,7 +108,7 @@ export const wechatRoutes = (deps: AppDeps, auth: AuthService): FastifyPluginAsy
         summary: '绑定微信：state（purpose=bind 取得）+ 微信回调的 code；或 openId = 微信登录返回的 bindTicket（不接受微信 openid 本身）',
         querystring: z.object({ state: stateField.optional(), openId: ticketField.optional() }),
         body: z.object({ code: codeField.optional() }).nullish(),
-        response: { 200: envelopeOf(binding), ...errors },
+        response: { 200: envelopeOf(wechatBindingSchema), ...errors },
       },
     },
     async (request) => {

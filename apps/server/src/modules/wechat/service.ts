@@ -1,5 +1,6 @@
 import { and, eq, gt, inArray, isNull, lt } from 'drizzle-orm';
 import { AccountType, NICKNAME_MAX_LENGTH } from '@slg/shared';
+import type { WechatBinding, WechatLoginResult } from '@slg/shared/views/account';
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/errors.js';
@@ -40,13 +41,8 @@ const PRUNE_BATCH = 100;
 export type WechatPurpose = 'login' | 'bind';
 type StatePurpose = 'LOGIN' | 'BIND' | 'REGISTER';
 
-export type WechatLoginResult = TokenPair | { bindTicket: string; nickname: string; expiresIn: number };
-
-export interface WechatBinding {
-  bound: boolean;
-  nickname: string | null;
-  boundAt: string | null;
-}
+/** The answers' shapes: the schemas in packages/shared (views/account), which the console reads too. */
+export type { WechatBinding, WechatLoginResult };
 
 /** The identity a spent state or ticket leads to. */
 interface WechatIdentity {

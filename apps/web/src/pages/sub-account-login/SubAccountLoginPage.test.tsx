@@ -20,6 +20,9 @@ const ME: SubUserInfoDto = {
   permissionLevels: { CONTAINER: 'SELF', ELASTIC: 'NONE', MIRROR: 'NONE', FILE_STORAGE: 'NONE', INVOICE: 'NONE', MODEL_DEPLOY: 'NONE' },
   sharedMainBalance: true,
   mainAccountId: 12,
+  telephone: '',
+  mainAccountBalance: 50_000,
+  subAccountBalance: 0,
 };
 
 function renderAt(entry: string, routes: Record<string, Handler>) {

@@ -17,6 +17,9 @@ const ME: SubUserInfoDto = {
   permissionLevels: { CONTAINER: 'SELF', ELASTIC: 'NONE', MIRROR: 'ALL', FILE_STORAGE: 'NONE', INVOICE: 'ALL', MODEL_DEPLOY: 'NONE' },
   sharedMainBalance: true,
   mainAccountId: 12,
+  telephone: '',
+  mainAccountBalance: 50_000,
+  subAccountBalance: 0,
 };
 
 function renderInfo(routes: Record<string, Handler>, accountType: 1 | 2 = 2) {

@@ -4,6 +4,7 @@ import {
   AUTHORITY_TYPE_LABELS,
   OFFERED_AUTHORITY_TYPES,
   PERMISSION_LEVEL_LABELS,
+  isPermissionLevel,
   type AuthorityType,
   type PermissionLevel,
 } from '@slg/shared';
@@ -33,9 +34,11 @@ const BALANCE_REFRESH_MS = 30_000;
 
 const LEVEL_COLORS: Record<PermissionLevel, string> = { ALL: 'green', SELF: 'blue', NONE: 'default' };
 
-/** The level of a type; `null` for a granted type whose level the server did not name. */
+/** The level of a type; `null` for a granted type whose level the server did not name (or named one the console does not know). */
 function levelOf(info: SubUserInfoDto, type: AuthorityType): PermissionLevel | null {
-  return info.permissionLevels?.[type] ?? (info.permissions.includes(type) ? null : 'NONE');
+  const level = info.permissionLevels[type];
+  if (level !== undefined) return isPermissionLevel(level) ? level : null;
+  return info.permissions.includes(type) ? null : 'NONE';
 }
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -168,7 +171,7 @@ function SubAccountInfo() {
       <BasicCard info={info} />
       <BalanceCard info={info} />
       <PermissionsCard info={info} />
-      <PhoneCard maskedTelephone={info.telephone ?? ''} queryKey={SUB_ACCOUNT_ME_QUERY_KEY} />
+      <PhoneCard maskedTelephone={info.telephone} queryKey={SUB_ACCOUNT_ME_QUERY_KEY} />
       <PasswordCard />
     </div>
   );
