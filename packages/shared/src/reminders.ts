@@ -27,24 +27,4 @@ export const REMINDER_DAYS_MIN = 1;
 export const REMINDER_DAYS_MAX = 30;
 export const REMINDER_DAYS_DEFAULT = 3;
 
-export interface ReminderView {
-  remindType: RemindType;
-  /** BALANCE_LOW / PACKAGE_EXPIRING: set by the user; RELEASE / STOCK: always (the console notice cannot be switched off). */
-  enabled: boolean;
-  /** BALANCE_LOW only: fen; null while not set. */
-  thresholdFen: number | null;
-  /** PACKAGE_EXPIRING only: the chosen days, or the default while not set. */
-  daysBefore: number | null;
-  /** Whether an SMS goes with the console notice. */
-  sms: boolean;
-  /** BALANCE_LOW only: when it last fired; null while armed (it fires when the balance next drops below the threshold). */
-  firedAt: string | null;
-}
-
-export interface ReminderSettings {
-  list: ReminderView[];
-  /** The balance BALANCE_LOW watches: the caller's wallet, or the main account's when the sub-account shares it. */
-  balanceFen: number;
-  /** The caller is a sub-account spending the main account's balance. */
-  sharedMainBalance: boolean;
-}
+// What GET /reminder answers (ReminderView, ReminderSettings) is in ./views/reminders: the server's schemas.

@@ -5,6 +5,7 @@
  */
 import { ErrorCodes, type GpuMode, type InstanceStatusValue, type Page } from '@slg/shared';
 import type { MarketHost, MarketOverview } from '@slg/shared/views/market';
+import type { PlatformFees } from '@slg/shared/views/meta';
 import type {
   ChargingRuleChanged,
   ClonePrepayResult,
@@ -337,15 +338,7 @@ export function useMarketOverviewQuery(chargingRuleId: number) {
 }
 
 /** The platform's fees besides the GPUs (`GET /meta/fees`, set by the operator). */
-export interface PlatformFees {
-  noGpuPricePerHourFen: number;
-  diskPriceFenPerGbDay: number;
-  freeDataDiskGb: number;
-  systemDiskGb: number;
-  privateImageQuotaGb: number;
-  balanceCoverHours: number;
-  autoReleaseDays: number;
-}
+export type { PlatformFees } from '@slg/shared/views/meta';
 
 export function usePlatformFeesQuery() {
   return useQuery({

@@ -2,47 +2,12 @@
  * Metadata lists (spec §7 "Metadata lists"): zones, GPU models, public images and charging rules.
  * Public calls (no login needed), each answering a plain list in `result`.
  */
+import type { ChargingRule, GpuModel, PublicImage, Zone } from '@slg/shared/views/meta';
 import { useQuery } from '@tanstack/react-query';
 import { request } from './client';
 
-/** A region / availability zone, e.g. `{ id: 'bj-a', name: '北京A区', region: '华北' }`. */
-export interface Zone {
-  id: string;
-  name: string;
-  region: string;
-  description: string;
-}
-
-/** A GPU model on offer. `pricePerHourFen` is the reference usage price in fen per GPU-hour. */
-export interface GpuModel {
-  id: string;
-  name: string;
-  memoryGb: number;
-  vendor: 'NVIDIA';
-  architecture: string;
-  fp32Tflops: number;
-  pricePerHourFen: number;
-}
-
-/** A public (platform-provided) image with its framework and runtime versions. */
-export interface PublicImage {
-  id: string;
-  name: string;
-  framework: string;
-  frameworkVersion: string;
-  python: string;
-  cuda: string;
-  ubuntu: string;
-}
-
-/** A charging rule dictionary item (spec §3: name, showName, isFilter, id, unit). */
-export interface ChargingRule {
-  id: number;
-  name: string;
-  showName: string;
-  isFilter: boolean;
-  unit: string;
-}
+// The lists' types are inferred from the server's schemas (packages/shared/src/views/meta).
+export type { ChargingRule, GpuModel, PublicImage, Zone } from '@slg/shared/views/meta';
 
 /** Query keys; all start with `META_QUERY_KEY` so `invalidateQueries({ queryKey: META_QUERY_KEY })` refreshes them all. */
 export const META_QUERY_KEY = ['meta'] as const;

@@ -4,25 +4,11 @@
  * shell) stays a few hundred bytes.
  */
 import type { MonitorMetricValue } from '@slg/shared';
+import type { MetricAnswer } from '@slg/shared/views/monitoring';
 import { request } from './client';
 import type { InstanceView } from './compute';
 
-/** `[unix seconds, value]`. */
-export type MetricPoint = [number, number];
-
-export interface MetricSeries {
-  /** "GPU 0", "GPU 1"… for GPU utilisation; the metric's label otherwise. */
-  name: string;
-  /** In time order; no point where the instance was not running. */
-  points: MetricPoint[];
-}
-
-export interface MetricAnswer {
-  metric: MonitorMetricValue;
-  unit: string;
-  step: number;
-  series: MetricSeries[];
-}
+export type { MetricAnswer, MetricPoint, MetricSeries } from '@slg/shared/views/monitoring';
 
 export interface MetricQuery {
   instanceId: string;

@@ -4,6 +4,7 @@
  * what it created.
  */
 import type { Page } from '@slg/shared';
+import type { NotificationView as Notification, NotificationsRead, UnreadCount } from '@slg/shared/views/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { request } from './client';
 import { queryKeys } from './queryKeys';
@@ -22,17 +23,7 @@ export const NOTIFICATION_KINDS = [
 ] as const;
 export type KnownNotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
-export interface Notification {
-  id: number;
-  kind: string;
-  title: string;
-  body: string;
-  /** The instance it is about (its public id), when there is one. */
-  instanceId: string | null;
-  read: boolean;
-  createdAt: string;
-  readAt: string | null;
-}
+export type { NotificationView as Notification, NotificationsRead, UnreadCount } from '@slg/shared/views/notifications';
 
 export interface NotificationQuery {
   pageSize: number;
@@ -51,8 +42,8 @@ export const notificationKeys = {
 export const NOTIFICATIONS_REFRESH_MS = 30_000;
 
 /** Silent: a failing poll must not toast; the bell keeps its last count. */
-export function fetchUnreadCount(): Promise<{ unread: number }> {
-  return request<{ unread: number }>({ url: '/notifications/unread-count', silent: true });
+export function fetchUnreadCount(): Promise<UnreadCount> {
+  return request<UnreadCount>({ url: '/notifications/unread-count', silent: true });
 }
 
 /** Silent: the panel shows its own load error. */
@@ -63,8 +54,8 @@ export function fetchNotifications(query: NotificationQuery & { page: number }):
 }
 
 /** Marks these notices read, or every one the caller sees when `ids` is omitted. A failure toasts. */
-export function markNotificationsRead(ids?: readonly number[]): Promise<{ updated: number }> {
-  return request<{ updated: number }>({ method: 'POST', url: '/notifications/read', data: ids ? { ids } : {} });
+export function markNotificationsRead(ids?: readonly number[]): Promise<NotificationsRead> {
+  return request<NotificationsRead>({ method: 'POST', url: '/notifications/read', data: ids ? { ids } : {} });
 }
 
 /** The header bell's count: polled, and loaded again whenever the tab gets the focus back. */

@@ -3,9 +3,12 @@
  * integer fen; the console converts the yuan typed into fen before sending.
  */
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import type { RemindType, ReminderSettings, ReminderView } from '@slg/shared';
+import type { RemindType } from '@slg/shared';
+import type { ReminderSettings, ReminderView } from '@slg/shared/views/reminders';
 import { request } from './client';
 import { queryKeys } from './queryKeys';
+
+export type { ReminderSettings, ReminderView } from '@slg/shared/views/reminders';
 
 export interface ReminderInput {
   remindType: RemindType;

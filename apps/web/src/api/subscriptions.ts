@@ -1,23 +1,11 @@
 /** Stock alerts (到货提醒, `/subscriptions`): be told once, by a console notice and an SMS, when GPUs are free. */
 import type { Page, StockAlertStatus } from '@slg/shared';
+import type { StockAlertView as StockAlert } from '@slg/shared/views/stock-alerts';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
 import { request } from './client';
 import { queryKeys } from './queryKeys';
 
-export interface StockAlert {
-  id: number;
-  zoneId: string;
-  zoneName: string;
-  gpuModelId: string;
-  gpuModelName: string;
-  gpuNum: number;
-  status: StockAlertStatus;
-  /** 等待中 / 已提醒 */
-  statusName: string;
-  createdAt: string;
-  /** When it fired; null while waiting. */
-  notifiedAt: string | null;
-}
+export type { StockAlertView as StockAlert } from '@slg/shared/views/stock-alerts';
 
 export interface StockAlertInput {
   zoneId: string;

@@ -1,5 +1,15 @@
 import { z } from 'zod';
 import { AUTO_RELEASE_DAYS, BALANCE_COVER_HOURS, FREE_DATA_DISK_GB, PRIVATE_IMAGE_QUOTA_GB, SYSTEM_DISK_GB } from '@slg/shared';
+import {
+  chargingRuleSchema,
+  cpuModelSchema,
+  gpuModelSchema,
+  instanceStatusItemSchema,
+  namedItemSchema,
+  platformFeesSchema,
+  publicImageSchema,
+  zoneSchema,
+} from '@slg/shared/views/meta';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.js';
@@ -17,60 +27,6 @@ import {
 
 const TAGS = ['字典'];
 const errors = { 429: errorEnvelope };
-
-const zone = z.object({
-  id: z.string(),
-  name: z.string(),
-  region: z.string().describe('大区，如 华北'),
-  description: z.string(),
-});
-
-const gpu = z.object({
-  id: z.string(),
-  name: z.string(),
-  memoryGb: z.number().int().describe('显存 GB'),
-  vendor: z.string(),
-  architecture: z.string(),
-  fp32Tflops: z.number().describe('FP32 峰值算力 TFLOPS'),
-  pricePerHourFen: z.number().int().describe('参考按量价格，分/卡时'),
-});
-
-const cpu = z.object({
-  id: z.string(),
-  name: z.string(),
-  cores: z.number().int(),
-  baseClockGhz: z.number().describe('基础频率 GHz'),
-});
-
-const publicImage = z.object({
-  id: z.string(),
-  name: z.string(),
-  framework: z.string(),
-  frameworkVersion: z.string(),
-  python: z.string(),
-  cuda: z.string(),
-  ubuntu: z.string(),
-  sizeGb: z.number().describe('镜像大小 GB'),
-  imageRef: z.string().describe('Docker 主机上运行的镜像引用（运营方可指向自己的镜像仓库）'),
-});
-
-const chargingRule = z.object({
-  id: z.number().int().describe('1 按量；2、3、4 同时为包日、包周、包月时长包的 key'),
-  name: z.string(),
-  showName: z.string(),
-  isFilter: z.boolean(),
-  unit: z.string().describe('计费单位；按量计费按天显示'),
-});
-
-const instanceStatus = z.object({
-  id: z.number().int(),
-  name: z.string().describe('状态值，如 Running'),
-  showName: z.string().describe('中文名，如 运行中'),
-  color: z.string().describe('antd Tag 颜色：success / processing / default / error / warning'),
-  isFilter: z.boolean().describe('是否作为列表筛选项'),
-});
-
-const namedItem = z.object({ id: z.number().int(), name: z.string(), showName: z.string() });
 
 /** How long an operator's edit of a dictionary table may take to reach every server process. */
 export const DICTIONARY_MAX_AGE_MS = 1000;
@@ -117,14 +73,14 @@ export const metaRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) 
     return async (request: FastifyRequest, reply: FastifyReply) => sendRepresentation(request, reply, representation);
   };
 
-  app.get('/meta/zone', route('可用区列表', zone), fromTable('zones'));
-  app.get('/meta/gpu', route('GPU 型号列表', gpu), fromTable('gpus'));
-  app.get('/meta/cpu', route('CPU 型号列表', cpu), fromTable('cpus'));
-  app.get('/meta/images/public', route('公共镜像列表', publicImage), fromTable('publicImages'));
-  app.get('/meta/charging_rule', route('计费方式列表', chargingRule), fixed(CHARGING_RULE_LIST));
-  app.get('/meta/instance_status', route('实例状态列表', instanceStatus), fixed(INSTANCE_STATUS_LIST));
-  app.get('/meta/instance_health', route('实例健康状态列表', namedItem), fixed(INSTANCE_HEALTH_LIST));
-  app.get('/meta/rental_event_type', route('实例事件类型列表', namedItem), fixed(RENTAL_EVENT_TYPE_LIST));
+  app.get('/meta/zone', route('可用区列表', zoneSchema), fromTable('zones'));
+  app.get('/meta/gpu', route('GPU 型号列表', gpuModelSchema), fromTable('gpus'));
+  app.get('/meta/cpu', route('CPU 型号列表', cpuModelSchema), fromTable('cpus'));
+  app.get('/meta/images/public', route('公共镜像列表', publicImageSchema), fromTable('publicImages'));
+  app.get('/meta/charging_rule', route('计费方式列表', chargingRuleSchema), fixed(CHARGING_RULE_LIST));
+  app.get('/meta/instance_status', route('实例状态列表', instanceStatusItemSchema), fixed(INSTANCE_STATUS_LIST));
+  app.get('/meta/instance_health', route('实例健康状态列表', namedItemSchema), fixed(INSTANCE_HEALTH_LIST));
+  app.get('/meta/rental_event_type', route('实例事件类型列表', namedItemSchema), fixed(RENTAL_EVENT_TYPE_LIST));
 
   // The platform's prices besides the GPUs' (those are per host, on the market): set by the operator's configuration.
   const fees = {
@@ -144,17 +100,7 @@ export const metaRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) 
         tags: TAGS,
         summary: '平台其他费用：无卡模式、数据盘扩容、保留实例、私有镜像额度等（GPU 价格见算力市场）',
         response: {
-          200: envelopeOf(
-            z.object({
-              noGpuPricePerHourFen: z.number().int().describe('无卡模式每小时（分）'),
-              diskPriceFenPerGbDay: z.number().int().describe('数据盘超出免费部分、保留实例的磁盘，每 GB 每天（分）'),
-              freeDataDiskGb: z.number().int(),
-              systemDiskGb: z.number().int(),
-              privateImageQuotaGb: z.number().int(),
-              balanceCoverHours: z.number().int().describe('按量实例创建、开机时余额须覆盖的小时数'),
-              autoReleaseDays: z.number().int().describe('按量实例持续关机多少天后自动释放'),
-            }),
-          ),
+          200: envelopeOf(platformFeesSchema),
           ...errors,
         },
       },

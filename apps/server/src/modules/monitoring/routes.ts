@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MONITOR_METRICS } from '@slg/shared';
+import { metricAnswerSchema } from '@slg/shared/views/monitoring';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
@@ -43,18 +44,6 @@ const metricQuery = z.object({
   ).describe('相邻两个数据点的间隔（秒）'),
 });
 
-const metricAnswer = z.object({
-  metric: z.enum(METRIC_VALUES),
-  unit: z.string().describe('数值的单位：% / GB / 核 / 卡'),
-  step: z.number().int(),
-  series: z.array(
-    z.object({
-      name: z.string().describe('曲线名称：GPU 指标每卡一条（GPU 0、GPU 1…），其余为指标名称'),
-      points: z.array(z.tuple([z.number().int(), z.number()])).describe('[Unix 秒, 数值]，按时间排列；实例未运行的时刻没有点'),
-    }),
-  ),
-});
-
 export const monitoringRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
   const monitoring = new MonitoringService(deps);
 
@@ -67,7 +56,7 @@ export const monitoringRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async 
         summary: '实例监控数据：某一指标在时间范围内的曲线（仅实例运行期间有数据）',
         description: `时间范围不超过${MONITOR_LIMITS.maxRangeSeconds / 86_400}天，每条曲线不超过${MONITOR_LIMITS.maxPoints}个点；已释放的实例可查询其历史。`,
         querystring: metricQuery,
-        response: { 200: envelopeOf(metricAnswer), ...errors },
+        response: { 200: envelopeOf(metricAnswerSchema), ...errors },
       },
     },
     async (request) => {

@@ -1,11 +1,12 @@
 import { and, eq } from 'drizzle-orm';
 import { MONITOR_METRICS, type MonitorMetricValue } from '@slg/shared';
+import type { MetricAnswer } from '@slg/shared/views/monitoring';
 import type { AppDeps } from '../../deps.js';
 import { hosts, instances, publicImages } from '../../db/schema/index.js';
 import { ownedBy } from '../../db/scope.js';
 import { AppError, badRequest } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
-import type { MetricSeries, MonitoredInstance } from './metrics-source.js';
+import type { MonitoredInstance } from './metrics-source.js';
 
 /** The bounds of one query (the console asks for at most 7 days at about 360 points). */
 export const MONITOR_LIMITS = {
@@ -29,12 +30,8 @@ export interface MetricQuery {
   step: number;
 }
 
-export interface MetricAnswer {
-  metric: MonitorMetricValue;
-  unit: string;
-  step: number;
-  series: MetricSeries[];
-}
+/** The answer's shape: the schema in packages/shared (views/monitoring), which the console reads too. */
+export type { MetricAnswer };
 
 /** The smallest step that keeps a range within `maxPoints`. */
 export function minimumStep(rangeSeconds: number): number {

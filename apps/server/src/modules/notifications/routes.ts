@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { notificationSchema, notificationsReadSchema, unreadCountSchema } from '@slg/shared/views/notifications';
 import type { AppDeps } from '../../deps.js';
 import { principalOf } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
@@ -7,17 +8,6 @@ import { pageQuery, pageSchema } from '../../http/pagination.js';
 import { NotificationService } from './service.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 429: errorEnvelope };
-
-const notificationSchema = z.object({
-  id: z.number().int(),
-  kind: z.string().describe('ARREARS_POWER_OFF 欠费关机、RELEASE_REMINDER 即将释放、AUTO_RELEASED 已自动释放、PACKAGE_RENEWED 已自动续费、PACKAGE_EXPIRED 包周期到期、STOCK_AVAILABLE 到货提醒、BALANCE_LOW 余额不足、PACKAGE_EXPIRING 包年包月即将到期、VERIFICATION_DECIDED 实名认证审核结果'),
-  title: z.string(),
-  body: z.string(),
-  instanceId: z.string().nullable().describe('相关实例ID'),
-  read: z.boolean(),
-  createdAt: z.string(),
-  readAt: z.string().nullable(),
-});
 
 const unreadFlag = z
   .enum(['true', 'false', '1', '0'], { error: 'unread 必须是 true 或 false' })
@@ -57,7 +47,7 @@ export const notificationRoutes = (deps: AppDeps): FastifyPluginAsyncZod => asyn
     '/notifications/unread-count',
     {
       config: { access: 'account' },
-      schema: { tags, summary: '未读消息数', response: { 200: envelopeOf(z.object({ unread: z.number().int() })), ...errors } },
+      schema: { tags, summary: '未读消息数', response: { 200: envelopeOf(unreadCountSchema), ...errors } },
     },
     async (request) => ok({ unread: await service.unreadCount(principalOf(request)) }),
   );
@@ -70,7 +60,7 @@ export const notificationRoutes = (deps: AppDeps): FastifyPluginAsyncZod => asyn
         tags,
         summary: '标为已读（不传 ids 则全部已读）',
         body: readBody,
-        response: { 200: envelopeOf(z.object({ updated: z.number().int() })), ...errors },
+        response: { 200: envelopeOf(notificationsReadSchema), ...errors },
       },
     },
     async (request) => ok({ updated: await service.markRead(principalOf(request), request.body.ids) }),

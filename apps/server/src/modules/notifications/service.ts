@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { AccountType, AUTO_RELEASE_DAYS, formatFen, type Page } from '@slg/shared';
+import type { NotificationView } from '@slg/shared/views/notifications';
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
 import { gpuModels, instances, notifications, reminders, stockSubscriptions, users, wallets, zones } from '../../db/schema/index.js';
@@ -48,17 +49,8 @@ export interface NewNotification {
   dedupeKey: string;
 }
 
-export interface NotificationView {
-  id: number;
-  kind: string;
-  title: string;
-  body: string;
-  /** The instance it is about (its public id), when there is one. */
-  instanceId: string | null;
-  read: boolean;
-  createdAt: string;
-  readAt: string | null;
-}
+/** The answer's shape: the schema in packages/shared (views/notifications), which the console reads too. */
+export type { NotificationView };
 
 /** Names instances in an SMS within the gateways' 20-character variable limit: one id, or the first and a count. */
 export function instancesForSms(instanceIds: readonly string[]): string {

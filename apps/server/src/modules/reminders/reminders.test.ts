@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { PACKAGE_PRICE_HOURS, type ReminderSettings, type ReminderView } from '@slg/shared';
+import { PACKAGE_PRICE_HOURS } from '@slg/shared';
+import type { ReminderSettings, ReminderView } from '@slg/shared/views/reminders';
 import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
 import { notifications, reminders, users } from '../../db/schema/index.js';
 import { Reconciler } from '../rental/reconciler.js';

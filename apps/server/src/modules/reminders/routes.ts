@@ -6,7 +6,6 @@ import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { amountField } from '../../http/fields.js';
 import { isMainAccount } from '../../core/principal.js';
 import {
-  REMIND_TYPE_LABELS,
   REMIND_TYPES,
   REMINDER_DAYS_DEFAULT,
   REMINDER_DAYS_MAX,
@@ -14,11 +13,12 @@ import {
   REMINDER_THRESHOLD_MAX_FEN,
   REMINDER_THRESHOLD_MIN_FEN,
 } from '@slg/shared';
+import { REMIND_TYPES_TEXT, reminderSchema, reminderSettingsSchema } from '@slg/shared/views/reminders';
 import { ReminderService } from './service.js';
 
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 429: errorEnvelope };
 
-const TYPES_TEXT = REMIND_TYPES.map((type) => `${type}（${REMIND_TYPE_LABELS[type]}）`).join('、');
+const TYPES_TEXT = REMIND_TYPES_TEXT;
 const remindTypeField = z.enum(REMIND_TYPES, {
   error: (issue) => (issue.input === undefined || issue.input === null ? '请选择提醒类型' : `提醒类型必须是 ${TYPES_TEXT} 之一`),
 });
@@ -29,21 +29,6 @@ const daysField = z
   .int(daysMessage)
   .min(REMINDER_DAYS_MIN, daysMessage)
   .max(REMINDER_DAYS_MAX, daysMessage);
-
-const reminderSchema = z.object({
-  remindType: z.enum(REMIND_TYPES).describe(TYPES_TEXT),
-  enabled: z.boolean().describe('BALANCE_LOW / PACKAGE_EXPIRING：是否已开启；RELEASE / STOCK：站内消息始终发送，恒为 true'),
-  thresholdFen: z.number().int().nullable().describe('BALANCE_LOW：提醒金额（分），余额低于它时提醒；未设置或其他类型为 null'),
-  daysBefore: z.number().int().nullable().describe(`PACKAGE_EXPIRING：到期前几天提醒（${REMINDER_DAYS_MIN}–${REMINDER_DAYS_MAX}，默认${REMINDER_DAYS_DEFAULT}）；其他类型为 null`),
-  sms: z.boolean().describe('是否同时发送短信（站内消息总会发送）'),
-  firedAt: z.string().nullable().describe('BALANCE_LOW：最近一次提醒的时间；余额回到提醒金额以上后清空，再次低于时重新提醒'),
-});
-
-const settingsSchema = z.object({
-  list: z.array(reminderSchema).describe('每种提醒一项，未设置的显示默认值'),
-  balanceFen: z.number().int().describe('余额提醒所看的余额（分）：本账号余额；共用主账号余额的子账号为主账号余额'),
-  sharedMainBalance: z.boolean().describe('当前账号是共用主账号余额的子账号'),
-});
 
 const saveBody = z.object({
   remindType: remindTypeField,
@@ -67,7 +52,7 @@ export const reminderRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (a
     '/reminder',
     {
       config: { access: 'account', readsBalance: true },
-      schema: { tags, summary: '我的提醒设置：每种提醒的当前设置（未设置的为默认值），以及余额提醒所看的余额', response: { 200: envelopeOf(settingsSchema), ...errors } },
+      schema: { tags, summary: '我的提醒设置：每种提醒的当前设置（未设置的为默认值），以及余额提醒所看的余额', response: { 200: envelopeOf(reminderSettingsSchema), ...errors } },
     },
     async (request) => {
       const principal = principalOf(request);

@@ -11,9 +11,8 @@ import {
   REMIND_TYPES,
   REMINDER_DAYS_DEFAULT,
   type RemindType,
-  type ReminderSettings,
-  type ReminderView,
 } from '@slg/shared';
+import type { ReminderSettings, ReminderView } from '@slg/shared/views/reminders';
 import type { AppDeps } from '../../deps.js';
 import { instances, notifications, reminders, users, wallets } from '../../db/schema/index.js';
 import { AppError } from '../../core/errors.js';

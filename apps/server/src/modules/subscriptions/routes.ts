@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { MAX_WAITING_STOCK_ALERTS, STOCK_ALERT_STATUSES } from '@slg/shared';
+import { stockAlertSchema } from '@slg/shared/views/stock-alerts';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
@@ -13,19 +14,6 @@ import { StockAlertService } from './service.js';
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope };
 
 const statusValues = STOCK_ALERT_STATUSES.map((item) => item.value) as ['WAITING', 'NOTIFIED'];
-
-const stockAlertSchema = z.object({
-  id: z.number().int(),
-  zoneId: z.string(),
-  zoneName: z.string(),
-  gpuModelId: z.string(),
-  gpuModelName: z.string(),
-  gpuNum: z.number().int(),
-  status: z.enum(statusValues).describe('WAITING 等待中、NOTIFIED 已提醒'),
-  statusName: z.string().describe('等待中 / 已提醒'),
-  createdAt: z.string(),
-  notifiedAt: z.string().nullable().describe('提醒发出的时间；等待中为 null'),
-});
 
 const createBody = z.object({
   zoneId: dictionaryIdField('地区'),

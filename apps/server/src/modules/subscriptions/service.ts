@@ -1,6 +1,7 @@
 import { and, count, desc, eq, exists, gte, isNull, isNotNull, lte, max, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { FREE_DATA_DISK_GB, MAX_WAITING_STOCK_ALERTS, stockAlertStatusLabel, type Page, type StockAlertStatus } from '@slg/shared';
+import type { StockAlertView } from '@slg/shared/views/stock-alerts';
 import type { AppDeps } from '../../deps.js';
 import { gpuModels, hosts, stockSubscriptions, users, zones } from '../../db/schema/index.js';
 import { ownedBy, ownershipFor } from '../../db/scope.js';
@@ -20,21 +21,8 @@ export interface StockAlertListQuery extends PageQuery {
   status?: StockAlertStatus | undefined;
 }
 
-/** A stock alert as the console shows it. */
-export interface StockAlertView {
-  id: number;
-  zoneId: string;
-  zoneName: string;
-  gpuModelId: string;
-  gpuModelName: string;
-  gpuNum: number;
-  status: StockAlertStatus;
-  /** 等待中 / 已提醒 */
-  statusName: string;
-  createdAt: string;
-  /** When it fired; null while waiting. */
-  notifiedAt: string | null;
-}
+/** The answer's shape: the schema in packages/shared (views/stock-alerts), which the console reads too. */
+export type { StockAlertView };
 
 type StockAlertRow = typeof stockSubscriptions.$inferSelect;
 

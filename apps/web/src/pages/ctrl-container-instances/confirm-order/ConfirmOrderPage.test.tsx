@@ -21,8 +21,8 @@ afterEach(cleanup);
 const HOST: MarketHost = MARKET_HOST_3090;
 
 const IMAGES: PublicImage[] = [
-  { id: 'pytorch-2.5.1-cu124', name: 'PyTorch 2.5.1', framework: 'PyTorch', frameworkVersion: '2.5.1', python: '3.12', cuda: '12.4', ubuntu: '22.04' },
-  { id: 'tensorflow-2.15.0-cu122', name: 'TensorFlow 2.15.0', framework: 'TensorFlow', frameworkVersion: '2.15.0', python: '3.10', cuda: '12.2', ubuntu: '22.04' },
+  { id: 'pytorch-2.5.1-cu124', name: 'PyTorch 2.5.1', framework: 'PyTorch', frameworkVersion: '2.5.1', python: '3.12', cuda: '12.4', ubuntu: '22.04', sizeGb: 20, imageRef: 'slg/base:latest' },
+  { id: 'tensorflow-2.15.0-cu122', name: 'TensorFlow 2.15.0', framework: 'TensorFlow', frameworkVersion: '2.15.0', python: '3.10', cuda: '12.2', ubuntu: '22.04', sizeGb: 20, imageRef: 'slg/base:latest' },
 ];
 
 const MINE: PrivateImageView = {

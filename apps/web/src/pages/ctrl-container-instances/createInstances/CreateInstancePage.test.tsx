@@ -21,6 +21,8 @@ const image = (id: string, framework: string, version: string, cuda: string): Pu
   python: '3.10',
   cuda,
   ubuntu: '22.04',
+  sizeGb: 20,
+  imageRef: 'slg/base:latest',
 });
 
 const IMAGES: PublicImage[] = [

@@ -14,7 +14,7 @@ afterEach(() => cleanup());
 const HOST: MarketHost = MARKET_HOST_3090;
 
 const PUBLIC: PublicImage[] = [
-  { id: 'pytorch-2.1.2-cu118', name: 'PyTorch 2.1.2', framework: 'PyTorch', frameworkVersion: '2.1.2', python: '3.10', cuda: '11.8', ubuntu: '22.04' },
+  { id: 'pytorch-2.1.2-cu118', name: 'PyTorch 2.1.2', framework: 'PyTorch', frameworkVersion: '2.1.2', python: '3.10', cuda: '11.8', ubuntu: '22.04', sizeGb: 20, imageRef: 'slg/base:latest' },
 ];
 
 const MINE: PrivateImageView = {

@@ -14,8 +14,8 @@ const OFF: InstanceView = { ...RUNNING_INSTANCE, status: 'PoweredOff', sshComman
 
 const HOST = { hostId: 'bj-a-3090-01', cudaVersion: '12.2' } as MarketHost;
 const PUBLIC: PublicImage[] = [
-  { id: 'pytorch-2.5.1-py3.12-cu124', name: 'PyTorch 2.5.1 (CUDA 12.4)', framework: 'PyTorch', frameworkVersion: '2.5.1', python: '3.12', cuda: '12.4', ubuntu: '22.04' },
-  { id: 'tensorflow-2.15.0-py3.10-cu122', name: 'TensorFlow 2.15.0 (CUDA 12.2)', framework: 'TensorFlow', frameworkVersion: '2.15.0', python: '3.10', cuda: '12.2', ubuntu: '22.04' },
+  { id: 'pytorch-2.5.1-py3.12-cu124', name: 'PyTorch 2.5.1 (CUDA 12.4)', framework: 'PyTorch', frameworkVersion: '2.5.1', python: '3.12', cuda: '12.4', ubuntu: '22.04', sizeGb: 20, imageRef: 'slg/base:latest' },
+  { id: 'tensorflow-2.15.0-py3.10-cu122', name: 'TensorFlow 2.15.0 (CUDA 12.2)', framework: 'TensorFlow', frameworkVersion: '2.15.0', python: '3.10', cuda: '12.2', ubuntu: '22.04', sizeGb: 20, imageRef: 'slg/base:latest' },
 ];
 const MINE: PrivateImageView = {
   imageId: 'img-aaaaaaaaaaaa',

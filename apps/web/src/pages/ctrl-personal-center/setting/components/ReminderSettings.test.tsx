@@ -2,7 +2,7 @@
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Notification } from '../../../../api/notifications';
-import type { ReminderSettings as Settings, ReminderView } from '@slg/shared';
+import type { ReminderSettings as Settings, ReminderView } from '../../../../api/reminders';
 import { setToastInstance, type ToastApi } from '../../../../api/toast';
 import { noticeTarget } from '../../../../components/notifications/NotificationPanel';
 import { NOTIFICATION_TEXTS } from '../../../../components/notifications/texts';

@@ -7,13 +7,12 @@ import {
   REMINDER_DAYS_MIN,
   REMINDER_THRESHOLD_MAX_FEN,
   REMINDER_THRESHOLD_MIN_FEN,
-  type ReminderView,
   type RemindType,
 } from '@slg/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Checkbox, Form, Input, Select, Skeleton, Switch, Tooltip, Typography } from 'antd';
 import { claimError, isApiError } from '../../../../api/client';
-import { deleteReminder, invalidateReminders, saveReminder, useRemindersQuery, type ReminderInput } from '../../../../api/reminders';
+import { deleteReminder, invalidateReminders, saveReminder, useRemindersQuery, type ReminderInput, type ReminderView } from '../../../../api/reminders';
 import { toast } from '../../../../api/toast';
 import { formatDateTime } from '../../../../components/DateTime';
 import { QueryError } from '../../../../components/QueryError';
