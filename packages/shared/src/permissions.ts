@@ -33,11 +33,6 @@ export function authorityNotOfferedMessage(type: AuthorityType): string {
 
 export const PERMISSION_LEVELS = ['SELF', 'ALL', 'NONE'] as const;
 export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
-
-/** Narrows a level an answer names as a string (`/subuser/me`'s permissionLevels). */
-export function isPermissionLevel(value: unknown): value is PermissionLevel {
-  return (PERMISSION_LEVELS as readonly unknown[]).includes(value);
-}
 /** Numeric variant of the permission level (spec §3). */
 export const PERMISSION_LEVEL_CODES: Record<PermissionLevel, 1 | 2 | 3> = { SELF: 1, ALL: 2, NONE: 3 };
 export const PERMISSION_LEVEL_LABELS: Record<PermissionLevel, string> = {

@@ -4,7 +4,6 @@ import {
   AUTHORITY_TYPE_LABELS,
   OFFERED_AUTHORITY_TYPES,
   PERMISSION_LEVEL_LABELS,
-  isPermissionLevel,
   type AuthorityType,
   type PermissionLevel,
 } from '@slg/shared';
@@ -37,7 +36,8 @@ const LEVEL_COLORS: Record<PermissionLevel, string> = { ALL: 'green', SELF: 'blu
 /** The level of a type; `null` for a granted type whose level the server did not name (or named one the console does not know). */
 function levelOf(info: SubUserInfoDto, type: AuthorityType): PermissionLevel | null {
   const level = info.permissionLevels[type];
-  if (level !== undefined) return isPermissionLevel(level) ? level : null;
+  // `/subuser/me` names levels as strings: one of ours, or one this console does not know (null).
+  if (level !== undefined) return Object.hasOwn(PERMISSION_LEVEL_LABELS, level) ? (level as PermissionLevel) : null;
   return info.permissions.includes(type) ? null : 'NONE';
 }
 
