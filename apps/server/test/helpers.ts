@@ -33,6 +33,12 @@ export class TestClock {
   freeze(): void {
     this.frozenMs = Math.floor(this.now().getTime() / 1000) * 1000;
   }
+  /** Lets time run with real time again, from where the frozen clock stands. */
+  thaw(): void {
+    if (this.frozenMs === null) return;
+    this.offsetMs = this.frozenMs - Date.now();
+    this.frozenMs = null;
+  }
 }
 
 let databaseCounter = 0;
