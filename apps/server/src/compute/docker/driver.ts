@@ -39,6 +39,12 @@ export interface DockerDriverOptions {
 
 type MachineRow = typeof dockerMachines.$inferSelect;
 
+interface EngineInfo {
+  NCPU?: number;
+  MemTotal?: number;
+  Runtimes?: Record<string, unknown>;
+}
+
 interface Found {
   id: string;
   state: string;
@@ -73,8 +79,7 @@ export class DockerDriver implements ComputeDriver {
 
   /** Cross-host copies stream through this process; what it knows of them (lost with it, then reported absent). */
   private readonly streamedCopies = new Map<string, ObservedCopy & { abort: () => void }>();
-  /** Whether each host's engine has the NVIDIA runtime (GPUs are attached only there). */
-  private readonly nvidia = new Map<string, boolean>();
+  private readonly infos = new Map<string, EngineInfo>();
 
   constructor(private readonly options: DockerDriverOptions) {}
 
@@ -100,13 +105,13 @@ export class DockerDriver implements ComputeDriver {
     return container ? { id: container.Id, state: container.State, labels: container.Labels } : undefined;
   }
 
-  private async hasNvidia(engine: Engine): Promise<boolean> {
-    const known = this.nvidia.get(engine.hostId);
-    if (known !== undefined) return known;
-    const info = (await engine.docker.info()) as { Runtimes?: Record<string, unknown> };
-    const has = Object.keys(info.Runtimes ?? {}).includes('nvidia');
-    this.nvidia.set(engine.hostId, has);
-    return has;
+  /** What the engine has (CPUs, memory, runtimes), read once per host and process. */
+  private async engineInfo(engine: Engine): Promise<EngineInfo> {
+    const known = this.infos.get(engine.hostId);
+    if (known) return known;
+    const info = (await engine.docker.info()) as EngineInfo;
+    this.infos.set(engine.hostId, info);
+    return info;
   }
 
   /** What a Docker host runs for an image the platform names (a public image id or a private image's uid). */
@@ -188,7 +193,7 @@ export class DockerDriver implements ComputeDriver {
 
   /** CPU and memory limits for this many GPUs (no-GPU mode's fixed share for 0), never above what the engine has. */
   private async limits(engine: Engine, gpuNum: number): Promise<{ NanoCpus: number; Memory: number }> {
-    const info = (await engine.docker.info()) as { NCPU?: number; MemTotal?: number };
+    const info = await this.engineInfo(engine);
     const cores = Math.min(gpuNum === 0 ? NO_GPU_CPU_CORES : engine.cpuPerGpu * gpuNum, info.NCPU ?? Number.MAX_SAFE_INTEGER);
     const memory = Math.min((gpuNum === 0 ? NO_GPU_MEMORY_GB : engine.memoryGbPerGpu * gpuNum) * 1024 ** 3, info.MemTotal ?? Number.MAX_SAFE_INTEGER);
     return { NanoCpus: Math.round(cores * 1e9), Memory: Math.floor(memory) };
@@ -196,7 +201,8 @@ export class DockerDriver implements ComputeDriver {
 
   /** Creates (not starts) the instance's container from the machine's system image with these GPUs. */
   private async createContainer(engine: Engine, row: MachineRow, gpus: readonly number[], name = row.instanceId): Promise<Docker.Container> {
-    const attach = gpus.length > 0 && (await this.hasNvidia(engine));
+    // GPUs are attached only where the engine has NVIDIA's runtime; elsewhere they are advertised (DOCKER_GPUS) but none exist.
+    const attach = gpus.length > 0 && Object.keys((await this.engineInfo(engine)).Runtimes ?? {}).includes('nvidia');
     return engine.docker.createContainer({
       name,
       Image: row.systemImage,
@@ -588,7 +594,7 @@ export class DockerDriver implements ComputeDriver {
     const source = await this.find(from.engine.docker, from.row.instanceId);
     const target = await this.find(to.engine.docker, to.row.instanceId);
     if (!source || !target) throw new DriverError('实例的容器不存在，无法拷贝', false);
-    const archive = (await from.engine.docker.getContainer(source.id).getArchive({ path })) as NodeJS.ReadableStream;
+    const archive = (await from.engine.docker.getContainer(source.id).getArchive({ path })) as unknown as Readable;
     const counter = new PassThrough();
     const record = { state: 'running' as ObservedCopy['state'], totalGb: 0, copiedGb: 0, abort: () => counter.destroy(new Error('cancelled')) };
     this.streamedCopies.set(taskUid, record);
@@ -597,7 +603,7 @@ export class DockerDriver implements ComputeDriver {
       bytes += chunk.length;
       record.copiedGb = Math.round((bytes / 1e9) * 100) / 100;
     });
-    (archive as unknown as NodeJS.ReadableStream).pipe(counter);
+    archive.pipe(counter);
     const parent = path.slice(0, path.lastIndexOf('/')) || '/';
     to.engine.docker
       .getContainer(target.id)
@@ -683,8 +689,7 @@ async function ignoreMissing(removal: Promise<unknown>): Promise<void> {
 /** A file of a container's filesystem (running or not), or null when there is none. */
 async function readFile(container: Docker.Container, path: string): Promise<string | null> {
   try {
-    const stream = (await container.getArchive({ path })) as NodeJS.ReadableStream;
-    const files = await filesOfArchive(stream as unknown as Readable);
+    const files = await filesOfArchive((await container.getArchive({ path })) as unknown as Readable);
     return [...files.values()][0] ?? null;
   } catch (error) {
     if (statusOf(error) === 404) return null;

@@ -92,9 +92,12 @@ export function driverErrorOf(error: unknown, what: string): DriverError {
   return new DriverError(`${what}：${engineMessage(error) || `Docker 引擎返回 ${status ?? '错误'}`}`, busy);
 }
 
-/** One Docker client per host, from `hosts.docker_url` (and its sealed TLS material), made once per process. */
+/** How long a process keeps a host's client before reading its row again (an operator may change the engine's address). */
+const ENGINE_CACHE_MS = 60_000;
+
+/** One Docker client per host, from `hosts.docker_url` (and its sealed TLS material), re-read every minute. */
 export class DockerEngines {
-  private readonly cache = new Map<string, Engine>();
+  private readonly cache = new Map<string, { engine: Engine; loadedAt: number }>();
 
   constructor(
     private readonly db: Database,
@@ -104,7 +107,7 @@ export class DockerEngines {
 
   async engine(hostId: string): Promise<Engine> {
     const cached = this.cache.get(hostId);
-    if (cached) return cached;
+    if (cached && Date.now() - cached.loadedAt < ENGINE_CACHE_MS) return cached.engine;
     const [host] = await this.db
       .select({ dockerUrl: hosts.dockerUrl, tls: hosts.dockerTlsSealed, publicAddress: hosts.publicAddress, gpuTotal: hosts.gpuTotal, cpuPerGpu: hosts.cpuPerGpu, memoryGbPerGpu: hosts.memoryGbPerGpu })
       .from(hosts)
@@ -120,7 +123,7 @@ export class DockerEngines {
       cpuPerGpu: host.cpuPerGpu,
       memoryGbPerGpu: host.memoryGbPerGpu,
     };
-    this.cache.set(hostId, engine);
+    this.cache.set(hostId, { engine, loadedAt: Date.now() });
     return engine;
   }
 
@@ -128,10 +131,5 @@ export class DockerEngines {
   async all(): Promise<Engine[]> {
     const rows = await this.db.select({ id: hosts.id }).from(hosts).where(isNotNull(hosts.dockerUrl));
     return Promise.all(rows.map((row) => this.engine(row.id)));
-  }
-
-  /** Forgets a host's client (its URL or TLS material changed). */
-  forget(hostId: string): void {
-    this.cache.delete(hostId);
   }
 }
