@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import Docker from 'dockerode';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/helpers.js';
+import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../test/helpers.js';
+import { instances } from '../db/schema/index.js';
+import { Reconciler } from '../modules/rental/reconciler.js';
 import { sshReady, sshRun } from '../../test/ssh.js';
 import { DriverError, type ComputeDriver, type MachineSpec, type ObservedMachine } from './driver.js';
 import { registerDockerEngine } from './docker/register.js';
@@ -10,7 +15,14 @@ import { registerDockerEngine } from './docker/register.js';
  * SLG_REQUIRE_DOCKER_TESTS so a missing engine fails the run instead of skipping it).
  */
 const dockerHost = process.env.SLG_TEST_DOCKER_HOST;
-if (!dockerHost && process.env.SLG_REQUIRE_DOCKER_TESTS === '1') throw new Error('SLG_TEST_DOCKER_HOST 未设置：CI 必须在真实的 Docker 引擎上运行驱动契约测试');
+/** A script that stops and starts that engine's dockerd (`scripts/ci-dockerd.sh stop|start`), for the restart test. */
+const dockerdControl = process.env.SLG_TEST_DOCKERD_CONTROL;
+if ((!dockerHost || !dockerdControl) && process.env.SLG_REQUIRE_DOCKER_TESTS === '1') {
+  throw new Error('SLG_TEST_DOCKER_HOST 或 SLG_TEST_DOCKERD_CONTROL 未设置：CI 必须在真实的 Docker 引擎上运行驱动契约测试');
+}
+const DOCKER_ENV = { COMPUTE_DRIVER: 'docker', DOCKER_HOST: dockerHost ?? '', DOCKER_GPUS: '4', DOCKER_PUBLIC_ADDRESS: '127.0.0.1', DOCKER_SSH_PORTS: '41000-41999' };
+const registerEngine = (test: TestApp) =>
+  registerDockerEngine(test.deps.database.db, { engineUrl: dockerHost ?? '', advertisedGpus: 4, zoneId: undefined, gpuModelId: undefined, publicAddress: '127.0.0.1' });
 
 interface Subject {
   name: 'sim' | 'docker';
@@ -29,9 +41,8 @@ const SUBJECTS: Subject[] = [
     ? [
         {
           name: 'docker' as const,
-          env: { COMPUTE_DRIVER: 'docker', DOCKER_HOST: dockerHost, DOCKER_GPUS: '4', DOCKER_PUBLIC_ADDRESS: '127.0.0.1', DOCKER_SSH_PORTS: '41000-41999' },
-          prepare: (test: TestApp) =>
-            registerDockerEngine(test.deps.database.db, { engineUrl: dockerHost, advertisedGpus: 4, zoneId: undefined, gpuModelId: undefined, publicAddress: '127.0.0.1' }),
+          env: DOCKER_ENV,
+          prepare: registerEngine,
         },
       ]
     : []),
@@ -205,10 +216,90 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', (subject) => {
 
       await driver.destroy(machine.instanceId);
       await until(machine.instanceId, 'absent');
-      const Docker = (await import('dockerode')).default;
       const engine = new Docker({ socketPath: new URL(dockerHost ?? '').pathname });
       expect(await engine.listContainers({ all: true, filters: { label: [`slg.io/instance-id=${machine.instanceId}`] } })).toEqual([]);
       expect((await engine.listVolumes({ filters: { label: [`slg.io/instance-id=${machine.instanceId}`] } })).Volumes ?? []).toEqual([]);
     });
   }
+});
+
+/**
+ * Restarts on real machines: the platform's process dying between asking the engine for a machine and
+ * recording it, and dockerd going away in the middle of a power-on. Run in this file, after the
+ * contract, so no other test meets the engine while it is down.
+ */
+describe.runIf(dockerHost && dockerdControl)('on the Docker driver, the platform reconciles restarts', () => {
+  let test: TestApp;
+  let hostId: string;
+  const engine = () => new Docker({ socketPath: new URL(dockerHost ?? '').pathname });
+
+  beforeAll(async () => {
+    test = await createTestApp({ env: DOCKER_ENV });
+    hostId = await registerEngine(test);
+  });
+  afterAll(async () => {
+    execFileSync(dockerdControl ?? '', ['start']);
+    await test?.close();
+  });
+
+  async function rowOf(instanceId: string) {
+    const [row] = await test.deps.database.db.select().from(instances).where(eq(instances.instanceId, instanceId));
+    if (!row) throw new Error(`no instance ${instanceId}`);
+    return row;
+  }
+
+  /** Passes of a healthy process until the instance has no operation left (moving the clock past leases and backoff). */
+  async function settle(instanceId: string): Promise<void> {
+    for (let attempt = 0; attempt < 60 && (await rowOf(instanceId)).operation !== null; attempt += 1) {
+      test.clock.advance(61);
+      await new Reconciler(test.deps).tick();
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+
+  it('finishes a create whose process died after the engine made the machine, billed from when it came up, and powers on through a dockerd restart', async () => {
+    const user = await registerUser(test);
+    await rechargeThroughSandbox(test, user.jwtToken, 10_000);
+    const created = await call<{ instanceId: string }>(test.app, {
+      method: 'POST',
+      url: '/api/v1/rental',
+      token: user.jwtToken,
+      payload: { hostId, gpuNum: 1, imageId: 'pytorch-2.5.1-py3.12-cu124', chargingRuleId: 1 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { instanceId } = created.body.result;
+
+    // The first process asks the engine for the machine, then dies before it records anything.
+    const dying = { ...test.deps.compute.driver, observe: () => Promise.reject(new Error('the process died')) };
+    const dyingDriver = Object.setPrototypeOf(dying, test.deps.compute.driver) as typeof test.deps.compute.driver;
+    await expect(new Reconciler({ ...test.deps, compute: { ...test.deps.compute, driver: dyingDriver } }).tick()).rejects.toThrow('the process died');
+    const [container] = await engine().listContainers({ filters: { label: [`slg.io/instance-id=${instanceId}`] } });
+    expect(container?.State).toBe('running');
+    expect((await rowOf(instanceId)).status).toBe('CreationStarted');
+
+    await settle(instanceId);
+    const running = await rowOf(instanceId);
+    expect(running.status).toBe('PoweredOn');
+    const startedAt = new Date((await engine().getContainer(container?.Id ?? '').inspect()).State.StartedAt);
+    expect(running.runStartedAt?.getTime()).toBe(startedAt.getTime());
+
+    const token = await loginToken(test, user.telephone);
+    expect((await call(test.app, { method: 'POST', url: '/api/v1/rental/power_off', token, payload: { instanceId } })).status).toBe(200);
+    await settle(instanceId);
+    expect((await rowOf(instanceId)).status).toBe('PoweredOff');
+
+    expect((await call(test.app, { method: 'POST', url: '/api/v1/rental/power_on', token, payload: { instanceId, mode: 'gpu' } })).status).toBe(200);
+    execFileSync(dockerdControl ?? '', ['stop']);
+    try {
+      // The engine is gone: the power-on waits (retryable), the instance keeps its state.
+      await new Reconciler(test.deps).tick();
+      expect(await rowOf(instanceId)).toMatchObject({ status: 'PoweredOff', operation: 'power_on' });
+    } finally {
+      execFileSync(dockerdControl ?? '', ['start']);
+    }
+    await settle(instanceId);
+    expect(await rowOf(instanceId)).toMatchObject({ status: 'PoweredOn', operation: null });
+    const password = await call<{ password: string }>(test.app, { method: 'GET', url: `/api/v1/rental/password?instanceId=${instanceId}`, token });
+    await sshReady({ host: '127.0.0.1', port: (await rowOf(instanceId)).sshPort ?? 0, password: password.body.result.password });
+  });
 });
