@@ -260,15 +260,20 @@ function percentile(sorted: readonly number[], fraction: number): number {
 
 async function measureTimed(scenario: TimedScenario, context: BenchContext): Promise<ScenarioResult> {
   const operation = await scenario.prepare(context);
-  await operation(0);
   const durations: number[] = [];
-  const startedAt = performance.now();
-  for (let run = 0; run < scenario.runs; run += 1) {
-    const before = performance.now();
-    await operation(run);
-    durations.push(performance.now() - before);
+  let elapsedMs = 0;
+  try {
+    await operation.run(0);
+    const startedAt = performance.now();
+    for (let run = 1; run <= scenario.runs; run += 1) {
+      const before = performance.now();
+      await operation.run(run);
+      durations.push(performance.now() - before);
+    }
+    elapsedMs = performance.now() - startedAt;
+  } finally {
+    await operation.cleanup?.();
   }
-  const elapsedMs = performance.now() - startedAt;
   const sorted = [...durations].sort((a, b) => a - b);
   const round = (ms: number) => Math.round(ms * 10) / 10;
   const p95 = round(percentile(sorted, 0.95));

@@ -3,6 +3,7 @@ import { MarketService, type MarketQuery } from '../src/modules/market/service.j
 import { meterOpenRuns } from '../src/modules/rental/metering.js';
 import { holdJobLeases, seedRunningInstances } from './compute.js';
 import { seedMarketFleet } from './market-fleet.js';
+import { benchDockerHost, createToSshScenario } from './docker.js';
 
 /** What a scenario may use to set itself up before it is measured. */
 export interface BenchContext {
@@ -58,8 +59,14 @@ export interface TimedScenario {
   targets: Targets;
   /** How many times the operation is timed (after one untimed warm-up run). */
   runs: number;
-  /** Seeds what the operation needs and returns it; run `i` may vary its input by `i`. */
-  prepare(context: BenchContext): Promise<(run: number) => Promise<void>>;
+  /** Seeds what the operation needs and returns it (run `i` may vary its input by `i`), with what undoes it after the runs. */
+  prepare(context: BenchContext): Promise<TimedOperation>;
+}
+
+export interface TimedOperation {
+  run(run: number): Promise<void>;
+  /** Not timed: removes what the runs made (machines on a real engine). */
+  cleanup?(): Promise<void>;
 }
 
 export type Scenario = HttpScenario | TimedScenario;
@@ -170,8 +177,10 @@ export const SCENARIOS: readonly Scenario[] = [
     prepare: async (context) => {
       await seedMarketFleet(context.database.db, MARKET_HOSTS);
       const market = new MarketService({ database: context.database });
-      return async (run) => {
-        await market.list(MARKET_QUERIES[run % MARKET_QUERIES.length] as MarketQuery);
+      return {
+        run: async (run) => {
+          await market.list(MARKET_QUERIES[run % MARKET_QUERIES.length] as MarketQuery);
+        },
       };
     },
   },
@@ -188,11 +197,15 @@ export const SCENARIOS: readonly Scenario[] = [
       await seedRunningInstances(context.database.db, METERED_INSTANCES, METERED_WALLETS, start);
       // A minute later each pass: every instance has a new fen to pay (198 fen/h is 3.3 a minute).
       let passes = 0;
-      return async () => {
-        passes += 1;
-        const settled = await meterOpenRuns(context.database.db, new Date(start.getTime() + passes * 60_000));
-        if (settled.instances < METERED_INSTANCES) throw new Error(`计量只结算了 ${settled.instances} 个实例`);
+      return {
+        run: async () => {
+          passes += 1;
+          const settled = await meterOpenRuns(context.database.db, new Date(start.getTime() + passes * 60_000));
+          if (settled.instances < METERED_INSTANCES) throw new Error(`计量只结算了 ${settled.instances} 个实例`);
+        },
       };
     },
   },
+  // Last: registering a Docker engine takes the run's other hosts off the market.
+  ...(benchDockerHost ? [createToSshScenario] : []),
 ];
