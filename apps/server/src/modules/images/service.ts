@@ -16,6 +16,7 @@ import { assertNoRunningCopy } from '../rental/copy-guard.js';
 import type { InstanceRow } from '../rental/metering.js';
 import type { InstanceView } from '../rental/views.js';
 import { sharedWith, usableImage, type UsableImage } from './usable.js';
+import { beginOperation } from '../rental/lifecycle.js';
 
 const IMAGE_ID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
 const NAME_INDEX = 'private_images_owner_name_key';
@@ -183,7 +184,7 @@ export class ImageService {
         });
         await tx
           .update(instances)
-          .set({ operation: 'save_image', operationMode: null, operationArg: created.imageId, operationStartedAt: now, operationAttempts: 0, operationLeaseUntil: null, statusReason: null, updatedAt: now })
+          .set({ ...beginOperation('save_image', now, { arg: created.imageId }), statusReason: null })
           .where(eq(instances.id, instance.id));
         await this.rental.recordEvent(tx, instance.id, 'SAVE_IMAGE', instance.status, instance.status, `保存镜像「${name}」`, principal.userId);
         return created.imageId;
@@ -267,14 +268,8 @@ export class ImageService {
       .update(instances)
       .set({
         status: 'ResetStarted',
-        operation: 'reset',
-        operationMode: null,
-        operationArg: image.id,
-        operationStartedAt: now,
-        operationAttempts: 0,
-        operationLeaseUntil: null,
+        ...beginOperation('reset', now, { arg: image.id }),
         statusReason: null,
-        updatedAt: now,
       })
       .where(eq(instances.id, instance.id));
     await this.rental.recordEvent(tx, instance.id, eventType, instance.status, 'ResetStarted', detail, principal.userId);

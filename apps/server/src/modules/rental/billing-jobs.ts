@@ -1,13 +1,13 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, notExists, or } from 'drizzle-orm';
 import { AUTO_RELEASE_DAYS, formatYuan, RELEASE_WARNING_DAYS, USAGE_CHARGING_RULE_ID } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
-import { copyTasks, instancePorts, instances, wallets } from '../../db/schema/index.js';
+import { copyTasks, instances, wallets } from '../../db/schema/index.js';
 import { assertAllowed, RUNNING_STATUSES } from './state-machine.js';
-import { recordInstanceEvents } from './events.js';
 import { chinaDateTime, NotificationService, type NewNotification } from '../notifications/service.js';
 import { meterOpenRuns, type InstanceRow, type MeteringPassResult } from './metering.js';
 import { RentalService } from './service.js';
 import { RetentionService } from './retention.js';
+import { beginRelease } from './lifecycle.js';
 
 const DAY_MS = 86_400_000;
 /** What an instance powered off for arrears shows, and what its events and notification say. */
@@ -253,33 +253,7 @@ export class InstanceBillingJobs {
         .for('update', { skipLocked: true });
       if (due.length === 0) return 0;
       for (const instance of due) assertAllowed(instance, 'release');
-      const ids = due.map((instance) => instance.id);
-      await tx
-        .update(instances)
-        .set({
-          status: 'DestroyStarted',
-          statusReason: AUTO_RELEASE_REASON,
-          operation: 'release',
-          operationMode: null,
-          operationStartedAt: now,
-          operationAttempts: 0,
-          operationLeaseUntil: null,
-          updatedAt: now,
-        })
-        .where(inArray(instances.id, ids));
-      await tx.delete(instancePorts).where(inArray(instancePorts.instanceRowId, ids));
-      await recordInstanceEvents(
-        tx,
-        due.map((instance) => ({
-          instanceRowId: instance.id,
-          type: 'RELEASE',
-          fromStatus: instance.status,
-          toStatus: 'DestroyStarted',
-          detail: `${AUTO_RELEASE_REASON}，系统盘与数据盘数据将被删除`,
-          actorId: null,
-        })),
-        now,
-      );
+      await beginRelease(tx, due, now, { detail: `${AUTO_RELEASE_REASON}，系统盘与数据盘数据将被删除`, actorId: null, statusReason: AUTO_RELEASE_REASON });
       const at = chinaDateTime(now);
       await this.notifications.record(
         tx,

@@ -3,7 +3,7 @@ import { isPrivateImageId, USAGE_CHARGING_RULE_ID, type GpuMode, type InstanceOp
 import type { AppDeps } from '../../deps.js';
 import type { Transaction } from '../../db/client.js';
 import { recordInstanceEvents } from './events.js';
-import { gpuModels, hosts, instancePorts, instances, privateImages, publicImages } from '../../db/schema/index.js';
+import { gpuModels, hosts, instances, privateImages, publicImages } from '../../db/schema/index.js';
 import { settleRun, type InstanceRow } from './metering.js';
 import { openRootPassword } from './password.js';
 import { hourlyRateFen } from './pricing.js';
@@ -11,6 +11,7 @@ import { priceSourceOf } from './views.js';
 import { authorizedKeysByCreator } from '../ssh-keys/repository.js';
 import { DriverError, type MachineSpec, type ObservedImage, type ObservedMachine } from '../../compute/driver.js';
 import { gpusKeptWhenOff, RUNNING_STATUSES, statusAfter } from './state-machine.js';
+import { beginRelease } from './lifecycle.js';
 
 export interface ReconcilerOptions {
   /** Instances taken per pass. */
@@ -160,12 +161,7 @@ export class Reconciler {
       await this.event(tx, source, 'RELEASE', source.status, `迁移到实例 ${clone.instanceId} 已完成，但本实例状态已变化，未自动释放`);
       return;
     }
-    await tx
-      .update(instances)
-      .set({ status: 'DestroyStarted', operation: 'release', operationMode: null, operationStartedAt: now, operationAttempts: 0, operationLeaseUntil: null, updatedAt: now })
-      .where(eq(instances.id, source.id));
-    await tx.delete(instancePorts).where(eq(instancePorts.instanceRowId, source.id));
-    await this.event(tx, source, 'RELEASE', 'DestroyStarted', `已迁移到实例 ${clone.instanceId}，释放原实例，系统盘与数据盘数据将被删除`);
+    await beginRelease(tx, [source], now, { detail: `已迁移到实例 ${clone.instanceId}，释放原实例，系统盘与数据盘数据将被删除`, actorId: null });
   }
 
   /** Asks the driver for the operation (again: it is idempotent) and looks at where the machine is. */

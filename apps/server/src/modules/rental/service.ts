@@ -21,7 +21,7 @@ import {
 import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { recordInstanceEvents } from './events.js';
-import { gpuModels, hosts, instanceEvents, instancePorts, instances, privateImages, publicImages, wallets, zones } from '../../db/schema/index.js';
+import { gpuModels, hosts, instanceEvents, instances, privateImages, publicImages, wallets, zones } from '../../db/schema/index.js';
 import { ownedBy, ownershipFor } from '../../db/scope.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../core/errors.js';
@@ -41,6 +41,7 @@ import { runningCopyColumn, runningCopyOf } from './copy-view.js';
 import { assertNoRunningCopy } from './copy-guard.js';
 import { usableImage } from '../images/usable.js';
 import { assertVerifiedToCreate } from '../verification/gate.js';
+import { beginOperation, beginRelease } from './lifecycle.js';
 
 const AUTO_RELEASE_MS = AUTO_RELEASE_DAYS * 86_400_000;
 const MAX_SCHEDULE_AHEAD_DAYS = 30;
@@ -434,9 +435,7 @@ export class RentalService {
       cloneCopyData: clone?.copyData ?? false,
       cloneReleasesSource: clone?.releasesSource ?? false,
       status: 'CreationStarted',
-      operation: 'create',
-      operationMode: 'gpu',
-      operationStartedAt: now,
+      ...beginOperation('create', now, { mode: 'gpu' }),
       rootPasswordEnc: sealRootPassword(this.deps.config.jwtSecret, password),
       expiresAt,
       autoRenew: charging.kind === 'package' && input.autoRenew === true,
@@ -565,13 +564,8 @@ export class RentalService {
         .update(instances)
         .set({
           gpuHeld: instance.gpuHeld + missing,
-          operation: 'power_on',
-          operationMode: input.mode,
-          operationStartedAt: now,
-          operationAttempts: 0,
-          operationLeaseUntil: null,
+          ...beginOperation('power_on', now, { mode: input.mode }),
           statusReason: null,
-          updatedAt: now,
         })
         .where(eq(instances.id, instance.id));
       await this.recordEvent(tx, instance.id, 'POWER_ON', instance.status, instance.status, input.mode === 'nogpu' ? '无卡模式开机' : '开机', principal.userId);
@@ -627,14 +621,9 @@ export class RentalService {
     await tx
       .update(instances)
       .set({
-        operation: 'power_off',
-        operationMode: null,
-        operationStartedAt: now,
-        operationAttempts: 0,
-        operationLeaseUntil: null,
+        ...beginOperation('power_off', now),
         statusReason: cause.reason,
         scheduledPowerOffAt: null,
-        updatedAt: now,
       })
       .where(eq(instances.id, instance.id));
     await this.recordEvent(tx, instance.id, cause.type, instance.status, instance.status, cause.detail, cause.actorId);
@@ -650,21 +639,7 @@ export class RentalService {
       if (instance.expiresAt && instance.expiresAt.getTime() > now.getTime()) {
         throw new AppError('STATE_CONFLICT', `包年包月实例在到期（${chinaDateTime(instance.expiresAt)}）前不能释放：请先转为按量计费（未使用部分退回余额），再释放`);
       }
-      await tx
-        .update(instances)
-        .set({
-          status: 'DestroyStarted',
-          operation: 'release',
-          operationMode: null,
-          operationStartedAt: now,
-          operationAttempts: 0,
-          operationLeaseUntil: null,
-          updatedAt: now,
-        })
-        .where(eq(instances.id, instance.id));
-      // `destroy` takes the machine's gateway routes with it; the gateway ports are free for others now.
-      await tx.delete(instancePorts).where(eq(instancePorts.instanceRowId, instance.id));
-      await this.recordEvent(tx, instance.id, 'RELEASE', instance.status, 'DestroyStarted', '释放实例，系统盘与数据盘数据将被删除', principal.userId);
+      await beginRelease(tx, [instance], now, { detail: '释放实例，系统盘与数据盘数据将被删除', actorId: principal.userId });
     });
     this.deps.compute.wake();
   }
