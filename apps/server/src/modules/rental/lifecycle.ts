@@ -1,10 +1,34 @@
 import { inArray } from 'drizzle-orm';
-import type { InstanceOperation } from '@slg/shared';
+import type { InstanceOperation, InstanceStatusValue } from '@slg/shared';
+import type { MachineState } from '../../compute/driver.js';
 import type { Executor } from '../../db/client.js';
 import { instancePorts, instances } from '../../db/schema/index.js';
 import { recordInstanceEvents } from './events.js';
 
 type InstanceRow = typeof instances.$inferSelect;
+
+/** What each operation is, from asking to done: the machine state that completes it, its event, the words of its history. */
+export interface OperationEntry {
+  /** What the machine must be doing for the operation to be done. */
+  machineTarget: MachineState;
+  /** The status the instance shows once it is done (null: released, the row stays as a record). */
+  statusAfter(mode: string): InstanceStatusValue | null;
+  event: string;
+  doneText: string;
+  failedText: string;
+}
+
+const runningStatus = (mode: string): InstanceStatusValue => (mode === 'nogpu' ? 'PoweredOnNoGPU' : 'PoweredOn');
+const poweredOff = (): InstanceStatusValue => 'PoweredOff';
+
+export const OPERATIONS: Record<InstanceOperation, OperationEntry> = {
+  create: { machineTarget: 'running', statusAfter: runningStatus, event: 'CREATE', doneText: '创建完成，开始按量计费', failedText: '创建失败' },
+  power_on: { machineTarget: 'running', statusAfter: runningStatus, event: 'POWER_ON', doneText: '开机完成，开始计费', failedText: '开机失败' },
+  power_off: { machineTarget: 'stopped', statusAfter: poweredOff, event: 'POWER_OFF', doneText: '关机完成', failedText: '关机失败' },
+  release: { machineTarget: 'absent', statusAfter: () => null, event: 'RELEASE', doneText: '释放完成，数据已删除', failedText: '释放失败' },
+  reset: { machineTarget: 'stopped', statusAfter: poweredOff, event: 'RESET_SYSTEM', doneText: '重置系统完成：系统盘已按镜像重建，数据盘保留', failedText: '重置系统失败' },
+  save_image: { machineTarget: 'stopped', statusAfter: poweredOff, event: 'SAVE_IMAGE', doneText: '保存镜像完成', failedText: '保存镜像失败' },
+};
 
 /**
  * How an operation is handed to the reconciler: the columns every writer sets on the instance row

@@ -10,8 +10,8 @@ import { hourlyRateFen } from './pricing.js';
 import { priceSourceOf } from './views.js';
 import { authorizedKeysByCreator } from '../ssh-keys/repository.js';
 import { DriverError, type MachineSpec, type ObservedImage, type ObservedMachine } from '../../compute/driver.js';
-import { gpusKeptWhenOff, RUNNING_STATUSES, statusAfter } from './state-machine.js';
-import { beginRelease } from './lifecycle.js';
+import { gpusKeptWhenOff, RUNNING_STATUSES } from './state-machine.js';
+import { beginRelease, OPERATIONS } from './lifecycle.js';
 
 export interface ReconcilerOptions {
   /** Instances taken per pass. */
@@ -23,34 +23,6 @@ export interface ReconcilerOptions {
 }
 
 const DEFAULTS: ReconcilerOptions = { batch: 50, leaseSeconds: 30, operationTimeoutSeconds: 15 * 60 };
-
-/** What the machine must be doing for each operation to be done. */
-const TARGET_STATE = { create: 'running', power_on: 'running', power_off: 'stopped', release: 'absent', reset: 'stopped', save_image: 'stopped' } as const;
-
-const EVENT_OF: Record<InstanceOperation, string> = {
-  create: 'CREATE',
-  power_on: 'POWER_ON',
-  power_off: 'POWER_OFF',
-  release: 'RELEASE',
-  reset: 'RESET_SYSTEM',
-  save_image: 'SAVE_IMAGE',
-};
-const DONE_TEXT: Record<InstanceOperation, string> = {
-  create: '创建完成，开始按量计费',
-  power_on: '开机完成，开始计费',
-  power_off: '关机完成',
-  release: '释放完成，数据已删除',
-  reset: '重置系统完成：系统盘已按镜像重建，数据盘保留',
-  save_image: '保存镜像完成',
-};
-const FAILED_TEXT: Record<InstanceOperation, string> = {
-  create: '创建失败',
-  power_on: '开机失败',
-  power_off: '关机失败',
-  release: '释放失败',
-  reset: '重置系统失败',
-  save_image: '保存镜像失败',
-};
 
 type Outcome =
   | { kind: 'done'; observed: ObservedMachine; image?: ObservedImage }
@@ -185,7 +157,7 @@ export class Reconciler {
     }
     if (operation === 'save_image' && imageRef) return this.imageOutcome(instance, imageRef);
     const observed = (await driver.observe([instance.instanceId])).get(instance.instanceId) ?? { state: 'absent' };
-    const target = TARGET_STATE[operation];
+    const target = OPERATIONS[operation].machineTarget;
     // A reset is done once the machine is stopped on the image asked for (it reports reinstalling until then).
     if (observed.state === target && (operation !== 'reset' || observed.image === imageRef)) return { kind: 'done', observed };
     if (observed.state === 'error') return { kind: 'failed', reason: observed.reason ?? '主机故障', unreachable: false };
@@ -289,7 +261,7 @@ export class Reconciler {
         .update(instances)
         .set({ ...cleared, status: 'PoweredOff', imageId, gpuHeld: kept, poweredOffAt: instance.poweredOffAt ?? now, statusReason: null })
         .where(eq(instances.id, instance.id));
-      const detail = isImageSwitch(instance) ? `更换镜像完成：系统盘已按「${await this.imageNameOf(tx, imageId)}」重建，数据盘保留` : DONE_TEXT.reset;
+      const detail = isImageSwitch(instance) ? `更换镜像完成：系统盘已按「${await this.imageNameOf(tx, imageId)}」重建，数据盘保留` : OPERATIONS.reset.doneText;
       await this.event(tx, instance, isImageSwitch(instance) ? 'SWITCH_IMAGE' : 'RESET_SYSTEM', 'PoweredOff', detail);
       return;
     }
@@ -301,12 +273,12 @@ export class Reconciler {
         .where(and(eq(privateImages.imageId, instance.operationArg ?? ''), eq(privateImages.status, 'saving')))
         .returning({ name: privateImages.name });
       await tx.update(instances).set(cleared).where(eq(instances.id, instance.id));
-      await this.event(tx, instance, 'SAVE_IMAGE', instance.status, `${DONE_TEXT.save_image}：${saved?.name ?? instance.operationArg ?? ''}（${sizeGb} GB）`);
+      await this.event(tx, instance, 'SAVE_IMAGE', instance.status, `${OPERATIONS.save_image.doneText}：${saved?.name ?? instance.operationArg ?? ''}（${sizeGb} GB）`);
       return;
     }
     if (operation === 'create' || operation === 'power_on') {
       const mode: GpuMode = instance.operationMode === 'nogpu' ? 'nogpu' : 'gpu';
-      const status = statusAfter(operation, mode);
+      const status = OPERATIONS[operation].statusAfter(mode);
       if (mode === 'nogpu' && instance.gpuHeld > 0) {
         // No-GPU mode needs none of them: a pay-as-you-go instance gives them back.
         await this.returnToHost(tx, instance, { gpus: instance.gpuHeld, diskGb: 0 });
@@ -328,7 +300,7 @@ export class Reconciler {
           statusReason: null,
         })
         .where(eq(instances.id, instance.id));
-      await this.event(tx, instance, EVENT_OF[operation], status, mode === 'nogpu' ? `${DONE_TEXT[operation]}（无卡模式）` : DONE_TEXT[operation]);
+      await this.event(tx, instance, OPERATIONS[operation].event, status, mode === 'nogpu' ? `${OPERATIONS[operation].doneText}（无卡模式）` : OPERATIONS[operation].doneText);
       if (operation === 'create' && instance.cloneReleasesSource) await this.releaseCloneSource(tx, instance);
       return;
     }
@@ -339,7 +311,7 @@ export class Reconciler {
         .update(instances)
         .set({ ...cleared, status: 'PoweredOff', gpuHeld: kept, poweredOffAt: now })
         .where(eq(instances.id, instance.id));
-      await this.event(tx, instance, instance.statusReason ? 'ARREARS_POWER_OFF' : 'POWER_OFF', 'PoweredOff', instance.statusReason ?? DONE_TEXT.power_off);
+      await this.event(tx, instance, instance.statusReason ? 'ARREARS_POWER_OFF' : 'POWER_OFF', 'PoweredOff', instance.statusReason ?? OPERATIONS.power_off.doneText);
       return;
     }
     await this.returnToHost(tx, instance, { gpus: instance.gpuHeld, diskGb: instance.dataDiskGb });
@@ -347,7 +319,7 @@ export class Reconciler {
       .update(instances)
       .set({ ...cleared, gpuHeld: 0, releasedAt: now })
       .where(eq(instances.id, instance.id));
-    await this.event(tx, instance, 'RELEASE', instance.status, DONE_TEXT.release);
+    await this.event(tx, instance, 'RELEASE', instance.status, OPERATIONS.release.doneText);
   }
 
   /**
@@ -363,7 +335,7 @@ export class Reconciler {
     // A save that failed leaves a sound stopped machine: only the image failed.
     const saveFailed = operation === 'save_image';
     const status = unreachable ? 'OutOfConnection' : saveFailed ? 'PoweredOff' : 'Error';
-    const failedText = `${isImageSwitch(instance) ? '更换镜像失败' : FAILED_TEXT[operation]}：${reason}`;
+    const failedText = `${isImageSwitch(instance) ? '更换镜像失败' : OPERATIONS[operation].failedText}：${reason}`;
     if (saveFailed) {
       await tx
         .update(privateImages)
@@ -385,7 +357,7 @@ export class Reconciler {
         updatedAt: now,
       })
       .where(eq(instances.id, instance.id));
-    await this.event(tx, instance, isImageSwitch(instance) ? 'SWITCH_IMAGE' : EVENT_OF[operation], status, failedText);
+    await this.event(tx, instance, isImageSwitch(instance) ? 'SWITCH_IMAGE' : OPERATIONS[operation].event, status, failedText);
   }
 
   /**
@@ -452,9 +424,9 @@ export class Reconciler {
           const mode: GpuMode = instance.gpuMode === 'nogpu' ? 'nogpu' : 'gpu';
           await tx
             .update(instances)
-            .set({ status: statusAfter('power_on', mode) ?? 'PoweredOn', statusReason: null, runStartedAt: now, runRateFen: await this.runRate(tx, instance, mode), runChargedFen: 0, updatedAt: now })
+            .set({ status: OPERATIONS.power_on.statusAfter(mode) ?? 'PoweredOn', statusReason: null, runStartedAt: now, runRateFen: await this.runRate(tx, instance, mode), runChargedFen: 0, updatedAt: now })
             .where(eq(instances.id, instance.id));
-          await this.event(tx, instance, 'POWER_ON', statusAfter('power_on', mode), '主机恢复连接，实例继续运行并重新开始计费');
+          await this.event(tx, instance, 'POWER_ON', OPERATIONS.power_on.statusAfter(mode), '主机恢复连接，实例继续运行并重新开始计费');
           return true;
         }
         await settleRun(tx, instance, now, { close: true });

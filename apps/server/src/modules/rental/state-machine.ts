@@ -4,7 +4,6 @@ import {
   INSTANCE_OPERATIONS,
   INSTANCE_STATUSES,
   USAGE_CHARGING_RULE_ID,
-  type InstanceOperation,
   type InstanceStatusValue,
   type InstanceUserAction,
 } from '@slg/shared';
@@ -71,21 +70,6 @@ export function assertAllowed(instance: InstanceState, action: UserAction): void
   }
   if (!(ALLOWED_FROM[action] as readonly string[]).includes(instance.status)) {
     throw new AppError('STATE_CONFLICT', `实例当前状态为「${statusLabel(instance.status)}」，不能${verb}`);
-  }
-}
-
-/** The status an instance shows once an operation completes. */
-export function statusAfter(operation: InstanceOperation, gpuMode: string): InstanceStatusValue | null {
-  switch (operation) {
-    case 'create':
-    case 'power_on':
-      return gpuMode === 'nogpu' ? 'PoweredOnNoGPU' : 'PoweredOn';
-    case 'power_off':
-    case 'reset':
-    case 'save_image':
-      return 'PoweredOff';
-    case 'release':
-      return null;
   }
 }
 
