@@ -9,6 +9,9 @@ DATA_ROOT="${SLG_CI_DOCKER_DATA_ROOT:-/var/lib/slg-ci-docker}"
 EXEC_ROOT="${SLG_CI_DOCKER_EXEC_ROOT:-/run/slg-ci-docker-exec}"
 PIDFILE="${SLG_CI_DOCKER_PIDFILE:-/run/slg-ci-docker.pid}"
 LOG="${SLG_CI_DOCKER_LOG:-/var/log/slg-ci-dockerd.log}"
+# Its own bridge: another dockerd on the machine (a developer's) would hand out the same addresses on docker0.
+BRIDGE="${SLG_CI_DOCKER_BRIDGE:-slgci0}"
+BRIDGE_ADDRESS="${SLG_CI_DOCKER_BRIDGE_ADDRESS:-172.31.250.1/24}"
 
 answers() { DOCKER_HOST="unix://$SOCKET" docker version >/dev/null 2>&1; }
 
@@ -16,7 +19,12 @@ case "${1:-}" in
   start)
     answers && exit 0
     mkdir -p "$DATA_ROOT" "$EXEC_ROOT"
-    setsid dockerd --iptables=false --ip6tables=false --host "unix://$SOCKET" --data-root "$DATA_ROOT" \
+    if ! ip link show "$BRIDGE" >/dev/null 2>&1; then
+      ip link add "$BRIDGE" type bridge
+      ip addr add "$BRIDGE_ADDRESS" dev "$BRIDGE"
+    fi
+    ip link set "$BRIDGE" up
+    setsid dockerd --iptables=false --ip6tables=false --bridge "$BRIDGE" --host "unix://$SOCKET" --data-root "$DATA_ROOT" \
       --exec-root "$EXEC_ROOT" --pidfile "$PIDFILE" >>"$LOG" 2>&1 < /dev/null &
     for _ in $(seq 1 60); do answers && exit 0; sleep 0.5; done
     tail -20 "$LOG"

@@ -231,6 +231,7 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', (subject) => {
 describe.runIf(dockerHost && dockerdControl)('on the Docker driver, the platform reconciles restarts', () => {
   let test: TestApp;
   let hostId: string;
+  const made: string[] = [];
   const engine = () => new Docker({ socketPath: new URL(dockerHost ?? '').pathname });
 
   beforeAll(async () => {
@@ -239,6 +240,7 @@ describe.runIf(dockerHost && dockerdControl)('on the Docker driver, the platform
   });
   afterAll(async () => {
     execFileSync(dockerdControl ?? '', ['start']);
+    for (const id of made) await test.deps.compute.driver.destroy(id).catch(() => undefined);
     await test?.close();
   });
 
@@ -268,6 +270,7 @@ describe.runIf(dockerHost && dockerdControl)('on the Docker driver, the platform
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const { instanceId } = created.body.result;
+    made.push(instanceId);
 
     // The first process asks the engine for the machine, then dies before it records anything.
     const dying = { ...test.deps.compute.driver, observe: () => Promise.reject(new Error('the process died')) };
