@@ -126,6 +126,13 @@ test('a real machine: recharge → rent 1 GPU → 运行中 → ssh with the pas
     expect(await sshRun({ ...address, password: changed }, 'cat /root/slg-data/keep.txt')).toBe('precious');
   });
 
+  await test.step('自定义服务: a web server in the machine answers at the address map_port gives', async () => {
+    await sshRun({ ...address, password: changed }, 'setsid nohup python3 -m http.server 6006 --directory /root/slg-data >/dev/null 2>&1 < /dev/null & sleep 0.5');
+    const service = await api<{ address: string }>(request, token ?? '', 'post', '/rental/map_port', { instanceId: id, port: 6006, protocol: 1 });
+    expect(service.address).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    await expect.poll(async () => (await fetch(`${service.address}/keep.txt`).then((response) => response.text()).catch(() => '')).trim(), { timeout: 20_000 }).toBe('precious');
+  });
+
   for (const [label, act] of [
     ['power off / on', async () => api(request, token ?? '', 'post', '/rental/power_on', { instanceId: id, mode: 'gpu' })],
     ['no-GPU mode', async () => api(request, token ?? '', 'post', '/rental/power_on', { instanceId: id, mode: 'nogpu' })],

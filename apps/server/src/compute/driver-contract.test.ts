@@ -220,6 +220,43 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', (subject) => {
       expect(await engine.listContainers({ all: true, filters: { label: [`slg.io/instance-id=${machine.instanceId}`] } })).toEqual([]);
       expect((await engine.listVolumes({ filters: { label: [`slg.io/instance-id=${machine.instanceId}`] } })).Volumes ?? []).toEqual([]);
     });
+
+    it('publishes a custom service on a port of its host that follows the machine through a power cycle, refuses a taken port, and unpublishes it', async () => {
+      const machine = spec({ gpuNum: 0, rootPassword: 'Service-Pw-1' });
+      await driver.create(machine);
+      const running = await until(machine.instanceId, 'running');
+      const login = { host: running.ssh?.host ?? '', port: running.ssh?.port ?? 0, password: 'Service-Pw-1' };
+      await sshReady(login);
+      const serve = `echo from-${machine.instanceId} > /root/slg-data/hello.txt; setsid nohup python3 -m http.server 8080 --directory /root/slg-data >/dev/null 2>&1 < /dev/null & sleep 0.5; echo started`;
+      expect(await sshRun(login, serve)).toBe('started');
+      const publicPort = 42_000 + Math.floor(Math.random() * 1000);
+      const hello = `http://127.0.0.1:${publicPort}/hello.txt`;
+
+      await driver.exposePort(machine.instanceId, { port: 8080, protocol: 'http', publicPort });
+      await driver.exposePort(machine.instanceId, { port: 8080, protocol: 'http', publicPort });
+      expect(await fetchText(hello)).toBe(`from-${machine.instanceId}`);
+      await expect(driver.exposePort(machine.instanceId, { port: 9090, protocol: 'tcp', publicPort })).rejects.toMatchObject({ message: `主机端口 ${publicPort} 已被占用`, retryable: false });
+
+      await driver.stop(machine.instanceId);
+      await until(machine.instanceId, 'stopped');
+      await expect(fetch(hello, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+      await driver.start(machine.instanceId, 0);
+      await until(machine.instanceId, 'running');
+      await sshReady(login);
+      expect(await sshRun(login, serve)).toBe('started');
+      // The machine came back at an address the forwarder learns on the next observation.
+      await driver.observe([machine.instanceId]);
+      expect(await fetchText(hello)).toBe(`from-${machine.instanceId}`);
+      const engine = new Docker({ socketPath: new URL(dockerHost ?? '').pathname });
+      const [forwarder] = await engine.listContainers({ filters: { label: [`slg.io/instance-id=${machine.instanceId}`, 'slg.io/service-port=8080'] } });
+      const address = (await engine.getContainer(machine.instanceId).inspect()).NetworkSettings.Networks;
+      expect(Object.values(address).map((network) => network.IPAddress)).toContain(forwarder?.Labels['slg.io/target']);
+
+      await driver.unexposePort(machine.instanceId, 8080);
+      await driver.unexposePort(machine.instanceId, 8080);
+      await expect(fetch(hello, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
+      expect(await engine.listContainers({ all: true, filters: { label: [`slg.io/instance-id=${machine.instanceId}`, 'slg.io/service-port'] } })).toEqual([]);
+    });
   }
 });
 
@@ -306,3 +343,19 @@ describe.runIf(dockerHost && dockerdControl)('on the Docker driver, the platform
     await sshReady({ host: '127.0.0.1', port: (await rowOf(instanceId)).sshPort ?? 0, password: password.body.result.password });
   });
 });
+
+/** The body at `url`, retried for a few seconds while a forwarder or the service behind it comes up. */
+async function fetchText(url: string): Promise<string> {
+  let last: unknown;
+  for (let attempt = 0; attempt < 40; attempt += 1) {
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      if (response.ok) return (await response.text()).trim();
+      last = new Error(`HTTP ${response.status}`);
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} never answered: ${String(last)}`);
+}

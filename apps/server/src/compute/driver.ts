@@ -71,6 +71,11 @@ export interface ObservedImage {
 
 export interface ComputeDriver {
   readonly name: 'sim' | 'kubernetes' | 'docker';
+  /**
+   * How custom services are reached: `zone-gateway` — HTTP by host name through the zone's gateway,
+   * TCP on a gateway port; `host-port` — both on the public port of the instance's own host.
+   */
+  readonly serviceRouting: 'zone-gateway' | 'host-port';
   /** Creates the disks and the container from the image (root's password and authorized_keys set), then starts it with `spec.gpuNum` GPUs. */
   create(spec: MachineSpec): Promise<void>;
   /** Starts a stopped machine with this many GPUs (0: no-GPU mode). */
@@ -81,9 +86,9 @@ export interface ComputeDriver {
   /** Sets the root password inside the machine (for SSH). */
   setPassword(instanceId: string, password: string): Promise<void>;
   /**
-   * Routes the zone's gateway to a port of the machine (a custom service): HTTP by host name
-   * `<instanceId>-<port>.<zone>.<gateway>`, TCP by `publicPort` of the gateway. Idempotent; setting
-   * the same port again replaces its protocol.
+   * Routes a port of the machine to the outside (a custom service), as `serviceRouting` says: through
+   * the zone's gateway (HTTP by host name `<instanceId>-<port>.<zone>.<gateway>`, TCP by `publicPort`)
+   * or on `publicPort` of the machine's host. Idempotent; setting the same port again replaces its protocol.
    */
   exposePort(instanceId: string, service: { port: number; protocol: 'http' | 'tcp'; publicPort: number | null }): Promise<void>;
   /** Removes a custom service route (an absent one is left alone). */

@@ -6,11 +6,10 @@ import { DATA_DISK_MOUNT_PATH, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, isPrivateImag
 import { rowsOf, type Database } from '../../db/client.js';
 import { dockerGpuClaims, dockerMachines, instances, publicImages } from '../../db/schema/index.js';
 import { DriverError, type ComputeDriver, type MachineSpec, type MachineState, type ObservedCopy, type ObservedImage, type ObservedMachine } from '../driver.js';
-import { driverErrorOf, isUnanswered, statusOf, UNREACHABLE_REASON, type DockerEngines, type Engine } from './engines.js';
+import { driverErrorOf, INSTANCE_LABEL, isUnanswered, statusOf, UNREACHABLE_REASON, type DockerEngines, type Engine } from './engines.js';
+import { addressOf, isServiceForwarder, ServiceForwarders } from './services.js';
 import { filesOfArchive, firstBootArchive, MACHINE_INIT, rootHashOf, type FirstBootFiles } from './machine-files.js';
 
-/** Every object the driver makes carries the instance id under this label; lookups go by it, never by an error code. */
-export const INSTANCE_LABEL = 'slg.io/instance-id';
 /** The GPU indexes (comma-separated) a container was created with. */
 const GPUS_LABEL = 'slg.io/gpus';
 /** A data-copy helper container's task uid. */
@@ -76,12 +75,16 @@ function sameSet(left: readonly number[], right: readonly number[]): boolean {
  */
 export class DockerDriver implements ComputeDriver {
   readonly name = 'docker' as const;
+  readonly serviceRouting = 'host-port' as const;
 
   /** Cross-host copies stream through this process; what it knows of them (lost with it, then reported absent). */
   private readonly streamedCopies = new Map<string, ObservedCopy & { abort: () => void }>();
   private readonly infos = new Map<string, EngineInfo>();
+  private readonly services: ServiceForwarders;
 
-  constructor(private readonly options: DockerDriverOptions) {}
+  constructor(private readonly options: DockerDriverOptions) {
+    this.services = new ServiceForwarders(options.baseImage);
+  }
 
   private get db(): Database {
     return this.options.db;
@@ -98,10 +101,14 @@ export class DockerDriver implements ComputeDriver {
     return { row, engine: await this.options.engines.engine(row.hostId) };
   }
 
-  /** The container of an instance, found by its label (created, running, exited…), or undefined. */
-  private async find(docker: Docker, instanceId: string): Promise<Found | undefined> {
+  /** The machine container of an instance (not a copy helper or a service forwarder), found by its label (created, running, exited…), or undefined. */
+  private async findInfo(docker: Docker, instanceId: string): Promise<Docker.ContainerInfo | undefined> {
     const list = await docker.listContainers({ all: true, filters: { label: [`${INSTANCE_LABEL}=${instanceId}`] } });
-    const container = list.find((item) => !item.Labels[COPY_LABEL]);
+    return list.find((item) => isMachineContainer(item.Labels));
+  }
+
+  private async find(docker: Docker, instanceId: string): Promise<Found | undefined> {
+    const container = await this.findInfo(docker, instanceId);
     return container ? { id: container.Id, state: container.State, labels: container.Labels } : undefined;
   }
 
@@ -347,6 +354,8 @@ export class DockerDriver implements ComputeDriver {
     const { engine } = await this.existing(instanceId);
     try {
       await this.db.update(dockerMachines).set({ desired: 'stopped', updatedAt: new Date() }).where(eq(dockerMachines.instanceId, instanceId));
+      // Forwarders stop first: once the machine is off its address may go to another machine.
+      await this.services.stopAll(engine.docker, instanceId);
       const found = await this.find(engine.docker, instanceId);
       if (!found || found.state === 'exited' || found.state === 'created') return;
       await engine.docker.getContainer(found.id).stop({ t: STOP_GRACE_SECONDS });
@@ -384,13 +393,29 @@ export class DockerDriver implements ComputeDriver {
     }
   }
 
-  async exposePort(instanceId: string): Promise<void> {
-    await this.existing(instanceId);
-    throw new DriverError('Docker 主机暂不支持自定义服务端口，请通过 SSH 隧道访问实例内的服务', false);
+  /** Binds `publicPort` of the machine's host to `port` inside it (services.ts); HTTP and TCP are both relayed as TCP. */
+  async exposePort(instanceId: string, service: { port: number; protocol: 'http' | 'tcp'; publicPort: number | null }): Promise<void> {
+    const row = await this.machine(instanceId);
+    if (!row) throw new DriverError('实例正在创建，请在实例运行后再添加', true);
+    if (service.publicPort === null) throw new DriverError('Docker 主机上的自定义服务需要一个主机端口', false);
+    const engine = await this.options.engines.engine(row.hostId);
+    try {
+      const machine = await this.findInfo(engine.docker, instanceId);
+      await this.services.expose(engine.docker, instanceId, { port: service.port, publicPort: service.publicPort }, addressOf(machine));
+    } catch (error) {
+      throw driverErrorOf(error, '设置自定义服务失败');
+    }
   }
 
-  async unexposePort(): Promise<void> {
-    // Nothing is ever routed on a Docker host (exposePort refuses), so there is nothing to remove.
+  async unexposePort(instanceId: string, port: number): Promise<void> {
+    const row = await this.machine(instanceId);
+    if (!row) return;
+    const engine = await this.options.engines.engine(row.hostId);
+    try {
+      await this.services.unexpose(engine.docker, instanceId, port);
+    } catch (error) {
+      throw driverErrorOf(error, '删除自定义服务失败');
+    }
   }
 
   async observe(instanceIds: readonly string[]): Promise<Map<string, ObservedMachine>> {
@@ -405,8 +430,14 @@ export class DockerDriver implements ComputeDriver {
         try {
           engine = await this.options.engines.engine(hostId);
           const list = await engine.docker.listContainers({ all: true, filters: { label: [INSTANCE_LABEL] } });
-          const containers = new Map(list.filter((item) => !item.Labels[COPY_LABEL]).map((item) => [item.Labels[INSTANCE_LABEL] ?? '', item]));
-          for (const row of machines) observed.set(row.instanceId, await this.observeOne(engine, row, containers.get(row.instanceId)));
+          const containers = new Map(list.filter((item) => isMachineContainer(item.Labels)).map((item) => [item.Labels[INSTANCE_LABEL] ?? '', item]));
+          const forwarders = list.filter((item) => isServiceForwarder(item.Labels));
+          for (const row of machines) {
+            const machine = containers.get(row.instanceId);
+            observed.set(row.instanceId, await this.observeOne(engine, row, machine));
+            const own = forwarders.filter((item) => item.Labels[INSTANCE_LABEL] === row.instanceId);
+            if (own.length > 0) await this.services.sync(engine.docker, row.instanceId, machine, own);
+          }
         } catch (error) {
           const reason = error instanceof DriverError ? error.message : UNREACHABLE_REASON;
           if (!(error instanceof DriverError) && !isUnanswered(error)) throw error;
@@ -671,6 +702,10 @@ export class DockerDriver implements ComputeDriver {
       }
     }
   }
+}
+
+function isMachineContainer(labels: Record<string, string>): boolean {
+  return !labels[COPY_LABEL] && !isServiceForwarder(labels);
 }
 
 function ignore304(error: unknown): void {

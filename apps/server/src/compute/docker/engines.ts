@@ -15,6 +15,9 @@ export interface DockerTls {
   key: string;
 }
 
+/** Every object the Docker driver makes carries the instance id under this label; lookups go by it, never by an error code. */
+export const INSTANCE_LABEL = 'slg.io/instance-id';
+
 /** How long one call to an engine may take before the host counts as not answering. */
 const ENGINE_TIMEOUT_MS = 60_000;
 

@@ -44,6 +44,7 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
  */
 export class SimDriver implements ComputeDriver {
   readonly name = 'sim' as const;
+  readonly serviceRouting = 'zone-gateway' as const;
 
   private readonly copies: SimCopies;
 

@@ -459,7 +459,7 @@ export const instancePorts = pgTable(
     port: integer('port').notNull(),
     /** 1 http, 2 tcp. */
     protocol: smallint('protocol').notNull(),
-    /** The gateway port a TCP service is reached on (null for HTTP). */
+    /** The public port the service is reached on: a port of the zone's gateway (TCP; HTTP goes by host name there) or of the instance's host (Docker). Null on rows from before every service got one. */
     publicPort: integer('public_port'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -14,7 +14,7 @@ import { RentalService } from './service.js';
 export const MAX_PORTS_PER_INSTANCE = 5;
 /** Ports the platform itself uses inside an instance (SSH). */
 export const RESERVED_PORTS: readonly number[] = [22];
-/** TCP services are reached on a gateway port of their zone from this range. */
+/** Services are reached on a public port (of the zone's gateway, or of the instance's host) from this range, unique in the zone. */
 const PUBLIC_PORT_RANGE = { min: 30_000, max: 59_999 } as const;
 
 export const PORT_PROTOCOLS = { http: 1, tcp: 2 } as const;
@@ -31,11 +31,12 @@ export interface PortView {
 }
 
 type PortRow = typeof instancePorts.$inferSelect;
+type ServiceInstance = Pick<typeof instances.$inferSelect, 'instanceId' | 'sshHost'>;
 
 /**
  * 自定义服务 (`POST /rental/map_port`): a port a service listens on inside the instance, reached from
  * outside through the zone's gateway — HTTP at `https://<instance>-<port>.<zone>.<gateway>`, TCP at a
- * gateway port unique in the zone. The instance row is locked while its ports change, so the limit
+ * gateway port unique in the zone — or, on Docker hosts, at that public port of the instance's host. The instance row is locked while its ports change, so the limit
  * holds under bursts; a gateway port is claimed by a unique index (a collision picks another).
  */
 export class PortService {
@@ -53,32 +54,43 @@ export class PortService {
     return `${zoneId}.${this.deps.config.compute.sshHost}`;
   }
 
-  toView(instanceId: string, row: PortRow): PortView {
+  /**
+   * Where a service is reached: behind the zone's gateway (HTTP by host name, TCP by gateway port),
+   * or, where the driver binds services on the instance's own host, at that host's public port.
+   */
+  toView(instance: ServiceInstance, row: PortRow): PortView {
     const protocol = row.protocol as PortProtocol;
-    const address =
-      protocol === PORT_PROTOCOLS.http ? `https://${instanceId}-${row.port}.${this.gatewayHost(row.zoneId)}` : `${this.gatewayHost(row.zoneId)}:${row.publicPort ?? 0}`;
+    const http = protocol === PORT_PROTOCOLS.http;
+    const publicPort = row.publicPort ?? 0;
+    let address: string;
+    if (this.deps.compute.driver.serviceRouting === 'host-port') {
+      const host = instance.sshHost ?? this.gatewayHost(row.zoneId);
+      address = http ? `http://${host}:${publicPort}` : `${host}:${publicPort}`;
+    } else {
+      address = http ? `https://${instance.instanceId}-${row.port}.${this.gatewayHost(row.zoneId)}` : `${this.gatewayHost(row.zoneId)}:${publicPort}`;
+    }
     return { port: row.port, protocol, protocolName: PROTOCOL_NAMES[protocol], address, createdAt: row.createdAt.toISOString() };
   }
 
   async list(principal: Principal, instanceId: string): Promise<PortView[]> {
     const rows = await this.db
-      .select({ port: instancePorts })
+      .select({ port: instancePorts, sshHost: instances.sshHost })
       .from(instancePorts)
       .innerJoin(instances, eq(instances.id, instancePorts.instanceRowId))
       .where(and(ownedBy(principal, 'CONTAINER', instances), eq(instances.instanceId, instanceId), isNull(instances.releasedAt)))
       .orderBy(asc(instancePorts.port));
     if (rows.length === 0) await this.rental.get(principal, instanceId);
-    return rows.map((row) => this.toView(instanceId, row.port));
+    return rows.map((row) => this.toView({ instanceId, sshHost: row.sshHost }, row.port));
   }
 
   private assertPort(port: number): void {
     if (RESERVED_PORTS.includes(port)) throw new AppError('VALIDATION', `端口 ${port} 为SSH保留端口，请使用其他端口`);
   }
 
-  /** A free gateway port of the zone, claimed by the unique index (savepoint per try). */
+  /** A free public port of the zone (a gateway port, or a port of the instance's host), claimed by the unique index (savepoint per try). */
   private async insertWithPublicPort(tx: Transaction, values: Omit<typeof instancePorts.$inferInsert, 'publicPort' | 'protocol'>, protocol: PortProtocol): Promise<PortRow> {
     for (let attempt = 0; ; attempt += 1) {
-      const publicPort = protocol === PORT_PROTOCOLS.tcp ? randomInt(PUBLIC_PORT_RANGE.min, PUBLIC_PORT_RANGE.max + 1) : null;
+      const publicPort = randomInt(PUBLIC_PORT_RANGE.min, PUBLIC_PORT_RANGE.max + 1);
       try {
         return await tx.transaction(async (savepoint) => {
           const [row] = await savepoint
@@ -105,21 +117,21 @@ export class PortService {
    */
   async map(principal: Principal, input: { instanceId: string; port: number; protocol: PortProtocol }, mode: 'add' | 'update'): Promise<PortView> {
     this.assertPort(input.port);
-    const { saved, previous } = await this.db.transaction(async (tx) => {
+    const { saved, previous, instance } = await this.db.transaction(async (tx) => {
       const instance = await this.rental.lockOwned(tx, principal, input.instanceId, 'map_port');
       const existing = await tx.select().from(instancePorts).where(eq(instancePorts.instanceRowId, instance.id));
       const current = existing.find((item) => item.port === input.port);
       if (mode === 'update' && !current) throw new AppError('NOT_FOUND', `端口 ${input.port} 尚未添加为自定义服务`);
       if (mode === 'add' && current) throw new AppError('STATE_CONFLICT', `端口 ${input.port} 已添加为${PROTOCOL_NAMES[current.protocol as PortProtocol]}服务，如需更换协议请修改`);
-      if (current && current.protocol === input.protocol) return { saved: current, previous: current };
+      if (current && current.protocol === input.protocol) return { saved: current, previous: current, instance };
       if (!current && existing.length >= MAX_PORTS_PER_INSTANCE) {
         throw new AppError('STATE_CONFLICT', `每个实例最多添加${MAX_PORTS_PER_INSTANCE}个自定义服务端口，请先删除不用的端口`);
       }
       const now = this.deps.now();
       const row = await this.insertWithPublicPort(tx, { instanceRowId: instance.id, zoneId: instance.zoneId, port: input.port, createdAt: now, updatedAt: now }, input.protocol);
-      return { saved: row, previous: current ?? null };
+      return { saved: row, previous: current ?? null, instance };
     });
-    if (saved === previous) return this.toView(input.instanceId, saved);
+    if (saved === previous) return this.toView(instance, saved);
     try {
       await this.call(() =>
         this.deps.compute.driver.exposePort(input.instanceId, { port: saved.port, protocol: saved.protocol === PORT_PROTOCOLS.http ? 'http' : 'tcp', publicPort: saved.publicPort }),
@@ -128,7 +140,7 @@ export class PortService {
       await this.putBack(saved, previous);
       throw error;
     }
-    return this.toView(input.instanceId, saved);
+    return this.toView(instance, saved);
   }
 
   /** Undoes a change the gateway refused: the row as it was, or none. */
