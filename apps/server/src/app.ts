@@ -47,6 +47,7 @@ import { DEV_OAUTH_PREFIX } from './providers/oauth/dev.js';
 import { uploadRoutes } from './modules/uploads/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
 import { verificationAdminRoutes } from './modules/verification/admin-routes.js';
+import { metricsAllowed } from './core/telemetry.js';
 
 // `state` and `openId` (a WeChat bind ticket), `secret` and `access_token` (the dev WeChat stand-in) too.
 const SECRET_QUERY_KEYS = new Set(['code', 'password', 'token', 'refreshToken', 'captcha', 'state', 'openId', 'secret', 'access_token']);
@@ -143,6 +144,18 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
   const auth = new AuthService(deps);
   registerAuthentication(app, auth.sessions, new ApiTokenAuthenticator(deps));
 
+  // Request latency by route template; requests no route matched share one label, so scanners cannot grow the series.
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    deps.telemetry.httpRequestDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    done();
+  });
+  app.get('/metrics', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (request, reply) => {
+    if (!metricsAllowed(request.headers.authorization, request.ip, config.metricsToken)) {
+      return reply.status(403).send(failure(ErrorCodes.FORBIDDEN.code, config.metricsToken ? '监控指标需要正确的 METRICS_TOKEN' : '监控指标只对本机开放，远程抓取请设置 METRICS_TOKEN'));
+    }
+    return reply.type(deps.telemetry.registry.contentType).send(await deps.telemetry.render());
+  });
   app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ok({ status: 'ok' }));
   app.get('/readyz', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
     try {

@@ -54,6 +54,7 @@ const envSchema = z.object({
   SMS_PROVIDER: z.enum(SMS_PROVIDERS).optional(),
   PAYMENT_PROVIDERS: z.string().optional(),
   PROMETHEUS_URL: optionalText,
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN 至少 16 个字符').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().min(10).default(15 * 60),
   REFRESH_TOKEN_TTL_DAYS: z.coerce.number().int().min(1).default(30),
@@ -173,6 +174,8 @@ export interface Config {
   smsProvider: SmsProviderName;
   paymentProviders: PaymentProviderName[];
   prometheusUrl: string | undefined;
+  /** The bearer token Prometheus sends to scrape `/metrics`; without it only this machine (loopback) may. */
+  metricsToken: string | undefined;
   logLevel: string;
   accessTokenTtlSeconds: number;
   refreshTokenTtlDays: number;
@@ -482,6 +485,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smsProvider: smsProvider ?? 'console',
     paymentProviders,
     prometheusUrl,
+    metricsToken: e.METRICS_TOKEN,
     logLevel: e.LOG_LEVEL,
     accessTokenTtlSeconds: e.ACCESS_TOKEN_TTL_SECONDS,
     refreshTokenTtlDays: e.REFRESH_TOKEN_TTL_DAYS,

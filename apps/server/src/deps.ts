@@ -4,6 +4,7 @@ import type { SmsProvider } from './providers/sms/provider.js';
 import type { GatewayName, PaymentGateway } from './providers/payments/provider.js';
 import type { ComputeDriver } from './compute/driver.js';
 import type { MetricsSource } from './modules/monitoring/metrics-source.js';
+import type { Telemetry } from './core/telemetry.js';
 
 /** The machines, and a way to tell this process's reconciler that an instance wants something. */
 export interface ComputeRuntime {
@@ -22,6 +23,8 @@ export interface AppDeps {
   compute: ComputeRuntime;
   /** Instance monitoring series: Prometheus (PROMETHEUS_URL) or computed from the sim fleet's history. */
   metrics: MetricsSource;
+  /** The process's own series (`GET /metrics`). */
+  telemetry: Telemetry;
   now: () => Date;
 }
 

@@ -15,6 +15,7 @@ import { seedSimFleet } from './compute/sim/fleet.js';
 import { probeNvidia, registerDockerEngine } from './compute/docker/register.js';
 import { zones } from './db/schema/index.js';
 import { createMetricsSource } from './modules/monitoring/index.js';
+import { createTelemetry } from './modules/monitoring/platform-sample.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -33,11 +34,15 @@ async function main(): Promise<void> {
     console.log(`Docker 主机 ${hostId}（${docker.engineUrl}）已登记为市场上的主机`);
   }
   const compute = createComputeRuntime(config, database.db, now);
-  const deps: AppDeps = { config, database, sms: createSmsProvider(config, now), payments: createPaymentGateways(config), compute, metrics: createMetricsSource(config, database.db), now };
+  const deps: AppDeps = { config, database, sms: createSmsProvider(config, now), payments: createPaymentGateways(config), compute,
+    metrics: createMetricsSource(config, database.db),
+    telemetry: createTelemetry(database.db, now, { processMetrics: true }),
+    now,
+  };
   const app = await buildApp(deps, { serveWeb: true });
 
   const stopJobs = startJobs(platformJobs(deps), app.log, deps);
-  const stopReconciling = startReconcileLoop(new Reconciler(deps), compute.onWake, app.log);
+  const stopReconciling = startReconcileLoop(new Reconciler(deps), compute.onWake, app.log, { passDuration: deps.telemetry.reconcilePassDuration });
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     stopJobs();

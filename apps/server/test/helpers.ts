@@ -15,6 +15,7 @@ import { Reconciler } from '../src/modules/rental/reconciler.js';
 import { zones } from '../src/db/schema/index.js';
 import type { SmsProvider } from '../src/providers/sms/provider.js';
 import type { GatewayName, PaymentGateway } from '../src/providers/payments/provider.js';
+import { createTelemetry } from '../src/modules/monitoring/platform-sample.js';
 import { createMetricsSource } from '../src/modules/monitoring/index.js';
 import { AuthService } from '../src/modules/auth/service.js';
 import { hashPassword } from '../src/modules/auth/passwords.js';
@@ -129,6 +130,7 @@ export async function createTestApp(
     payments: overrides.payments ? overrides.payments(clock) : createPaymentGateways(config),
     compute: createComputeRuntime(config, handle.db, clock.now),
     metrics: createMetricsSource(config, handle.db),
+    telemetry: createTelemetry(handle.db, clock.now, { processMetrics: false }),
     now: clock.now,
   };
   const app = await buildApp(deps, { logger: false, serveWeb: overrides.serveWeb ?? false });

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { Histogram } from 'prom-client';
 
 /** What the loop drives: one pass of bringing the machines and the database together. */
 export interface ReconcilePass {
@@ -14,8 +15,9 @@ export function startReconcileLoop(
   reconciler: ReconcilePass,
   onWake: (listener: () => void) => void,
   log: FastifyBaseLogger,
-  intervalMs = 1000,
+  options: { intervalMs?: number; passDuration?: Histogram } = {},
 ): () => void {
+  const intervalMs = options.intervalMs ?? 1000;
   let running = false;
   let again = false;
   let stopped = false;
@@ -29,7 +31,9 @@ export function startReconcileLoop(
     try {
       do {
         again = false;
+        const stop = options.passDuration?.startTimer();
         await reconciler.tick();
+        stop?.();
       } while (again && !stopped);
     } catch (error) {
       log.error({ err: error }, 'reconciliation pass failed');

@@ -69,7 +69,7 @@ export function platformJobs(deps: AppDeps): PeriodicJob[] {
  * Runs jobs on their intervals without overlapping runs of the same job; an exclusive job first claims
  * its lease, so only one process runs each tick. Returns a stop function.
  */
-export function startJobs(jobs: PeriodicJob[], log: FastifyBaseLogger, deps?: Pick<AppDeps, 'database' | 'now'>): () => void {
+export function startJobs(jobs: PeriodicJob[], log: FastifyBaseLogger, deps?: Pick<AppDeps, 'database' | 'now' | 'telemetry'>): () => void {
   const holder = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const timers = jobs.map((job) => {
     let running = false;
@@ -78,7 +78,7 @@ export function startJobs(jobs: PeriodicJob[], log: FastifyBaseLogger, deps?: Pi
         if (!deps) throw new Error(`exclusive job ${job.name} needs the database`);
         if (!(await claimJobRun(deps.database.db, job.name, holder, job.everyMs, deps.now()))) return;
       }
-      await job.run();
+      await (deps ? deps.telemetry.timeJob(job.name, job.run) : job.run());
     };
     const timer = setInterval(() => {
       if (running) return;

@@ -32,14 +32,19 @@ export const users = pgTable(
 );
 
 /** One wallet per account; the ledger of the money issue posts against it. */
-export const wallets = pgTable('wallets', {
-  accountId: bigint('account_id', { mode: 'number' })
-    .primaryKey()
-    .references(() => users.id),
-  balanceFen: bigint('balance_fen', { mode: 'number' }).notNull().default(0),
-  createdAt: createdAt(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const wallets = pgTable(
+  'wallets',
+  {
+    accountId: bigint('account_id', { mode: 'number' })
+      .primaryKey()
+      .references(() => users.id),
+    balanceFen: bigint('balance_fen', { mode: 'number' }).notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  // Wallets in arrears (few): the arrears job and /metrics find them without reading every wallet.
+  (t) => [index('wallets_arrears_idx').on(t.accountId).where(sql`${t.balanceFen} < 0`)],
+);
 
 /** Opaque refresh tokens, stored hashed; one family per sign-in, rotated on every refresh. */
 export const refreshTokens = pgTable(

@@ -191,7 +191,7 @@ export class Reconciler {
   /** Drives one claimed instance; returns whether its operation ended. */
   private async drive(claimed: InstanceRow, keysByCreator: ReadonlyMap<number, string[]>): Promise<boolean> {
     const outcome = await this.attempt(claimed, keysByCreator);
-    return this.db.transaction(async (tx) => {
+    const ended = await this.db.transaction(async (tx) => {
       // The instance, locked, still wanting what this pass worked on (a user may not change an
       // instance with an operation in flight, but the check costs nothing).
       const [instance] = await tx
@@ -208,6 +208,11 @@ export class Reconciler {
       else await this.complete(tx, instance, outcome.observed, outcome.image);
       return true;
     });
+    if (ended && claimed.operation && claimed.operationStartedAt) {
+      const seconds = Math.max(0, (this.deps.now().getTime() - claimed.operationStartedAt.getTime()) / 1000);
+      this.deps.telemetry.operationDuration.observe({ operation: claimed.operation, outcome: outcome.kind }, seconds);
+    }
+    return ended;
   }
 
   private async event(tx: Transaction, instance: InstanceRow, type: string, toStatus: string | null, detail: string): Promise<void> {

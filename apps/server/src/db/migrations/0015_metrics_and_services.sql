@@ -1,0 +1,1 @@
+CREATE INDEX "wallets_arrears_idx" ON "wallets" USING btree ("account_id") WHERE "wallets"."balance_fen" < 0;
