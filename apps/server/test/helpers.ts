@@ -34,6 +34,11 @@ export class TestClock {
   freeze(): void {
     this.frozenMs = Math.floor(this.now().getTime() / 1000) * 1000;
   }
+  /** The wall clock itself (for tests that meet other programs' clocks, such as Prometheus's). */
+  useRealTime(): void {
+    this.offsetMs = 0;
+    this.frozenMs = null;
+  }
   /** Lets time run with real time again, from where the frozen clock stands. */
   thaw(): void {
     if (this.frozenMs === null) return;

@@ -1,8 +1,12 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Docker from 'dockerode';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../test/helpers.js';
+import { call, createTestApp, listenLocally, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../test/helpers.js';
+import { serveExporter } from '../cli/exporter.js';
 import { instances } from '../db/schema/index.js';
 import { Reconciler } from '../modules/rental/reconciler.js';
 import { sshReady, sshRun } from '../../test/ssh.js';
@@ -20,6 +24,8 @@ const dockerdControl = process.env.SLG_TEST_DOCKERD_CONTROL;
 if ((!dockerHost || !dockerdControl) && process.env.SLG_REQUIRE_DOCKER_TESTS === '1') {
   throw new Error('SLG_TEST_DOCKER_HOST 或 SLG_TEST_DOCKERD_CONTROL 未设置：CI 必须在真实的 Docker 引擎上运行驱动契约测试');
 }
+/** Debian's Prometheus (`apt-get install prometheus`), for the monitoring test. */
+const prometheusBinary = ['/usr/bin/prometheus'].find((path) => existsSync(path));
 const DOCKER_ENV = { COMPUTE_DRIVER: 'docker', DOCKER_HOST: dockerHost ?? '', DOCKER_GPUS: '4', DOCKER_PUBLIC_ADDRESS: '127.0.0.1', DOCKER_SSH_PORTS: '41000-41999' };
 const registerEngine = (test: TestApp) =>
   registerDockerEngine(test.deps.database.db, { engineUrl: dockerHost ?? '', advertisedGpus: 4, zoneId: undefined, gpuModelId: undefined, publicAddress: '127.0.0.1' });
@@ -261,6 +267,98 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', (subject) => {
 });
 
 /**
+ * 监控 on real machines: Debian's Prometheus scrapes the host exporter (`npm run exporter`) and the
+ * platform's own /metrics, and the API's charts read it back through PROMETHEUS_URL. In this file so
+ * the restart tests below never take the engine away from it.
+ */
+describe.runIf(dockerHost && (prometheusBinary || process.env.SLG_REQUIRE_DOCKER_TESTS === '1'))('on the Docker driver, 监控 reads Prometheus', () => {
+  let test: TestApp;
+  let prometheus: ChildProcess | undefined;
+  let exporter: { close: () => Promise<void>; port: number } | undefined;
+  let prometheusUrl = '';
+  let hostId = '';
+  const made: string[] = [];
+  const engine = () => new Docker({ socketPath: new URL(dockerHost ?? '').pathname });
+
+  beforeAll(async () => {
+    if (!prometheusBinary) throw new Error('没有找到 prometheus：CI 必须安装 Debian 的 prometheus 软件包');
+    const port = 42_000 + Math.floor(Math.random() * 900) + 1000;
+    prometheusUrl = `http://127.0.0.1:${port}`;
+    test = await createTestApp({ env: { ...DOCKER_ENV, PROMETHEUS_URL: prometheusUrl } });
+    test.clock.useRealTime();
+    hostId = await registerEngine(test);
+    const platform = new URL(await listenLocally(test));
+    exporter = await serveExporter({ engineUrl: dockerHost ?? '', port: 0, host: '127.0.0.1', diskUsageTtlMs: 0 });
+    const directory = mkdtempSync(join(tmpdir(), 'slg-prometheus-'));
+    writeFileSync(
+      join(directory, 'prometheus.yml'),
+      [
+        'global: { scrape_interval: 1s, evaluation_interval: 1s }',
+        'scrape_configs:',
+        `  - { job_name: slg-hosts, static_configs: [{ targets: ["127.0.0.1:${exporter.port}"] }] }`,
+        `  - { job_name: slg-platform, static_configs: [{ targets: ["${platform.host}"] }] }`,
+      ].join('\n'),
+    );
+    prometheus = spawn(prometheusBinary, [`--config.file=${join(directory, 'prometheus.yml')}`, `--storage.tsdb.path=${join(directory, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: 'ignore' });
+    await expectSoon(async () => (await fetch(`${prometheusUrl}/-/ready`)).status === 200, 'Prometheus ready');
+  });
+  afterAll(async () => {
+    prometheus?.kill('SIGTERM');
+    await exporter?.close();
+    for (const id of made) await test.deps.compute.driver.destroy(id).catch(() => undefined);
+    await test?.close();
+  });
+
+  it('shows a machine’s CPU rising while `yes` runs in it, memory and disk as the engine reports them, and scrapes the platform', async () => {
+    const user = await registerUser(test);
+    await rechargeThroughSandbox(test, user.jwtToken, 100_000);
+    const created = await call<{ instanceId: string }>(test.app, {
+      method: 'POST',
+      url: '/api/v1/rental',
+      token: user.jwtToken,
+      payload: { hostId, gpuNum: 1, imageId: 'pytorch-2.5.1-py3.12-cu124', chargingRuleId: 1 },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const instanceId = created.body.result.instanceId;
+    made.push(instanceId);
+    await expectSoon(async () => {
+      await new Reconciler(test.deps).tick();
+      const [row] = await test.deps.database.db.select().from(instances).where(eq(instances.instanceId, instanceId));
+      return row?.status === 'PoweredOn' && row.operation === null;
+    }, 'instance running');
+
+    const chart = async (metric: string) => {
+      const end = Math.floor(Date.now() / 1000);
+      const answer = await call<{ series: { name: string; points: [number, number][] }[] }>(test.app, {
+        method: 'GET',
+        url: `/api/v1/prometheus/query/metric?instanceId=${instanceId}&metric=${metric}&start=${end - 120}&end=${end}&step=15`,
+        token: user.jwtToken,
+      });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      return answer.body.result.series[0]?.points.at(-1)?.[1];
+    };
+    await expectSoon(async () => ((await chart('CPU')) ?? 100) < 20, 'an idle machine’s CPU low');
+    const container = engine().getContainer(instanceId);
+    const exec = await container.exec({ Cmd: ['/bin/sh', '-c', 'yes > /dev/null & dd if=/dev/zero of=/root/slg-data/blob bs=1M count=64 status=none; sleep 600'], AttachStdout: false, AttachStderr: false });
+    await exec.start({ Detach: true });
+    // One core of the instance's share is busy: its CPU chart rises well above idle.
+    const cores = (await chart('CPU_COUNT')) ?? 1;
+    await expectSoon(async () => ((await chart('CPU')) ?? 0) > (100 / cores) * 0.3, 'CPU rising under yes');
+
+    const stats = (await container.stats({ stream: false })) as { memory_stats: { usage: number; stats: Record<string, number> } };
+    const workingSetGb = (stats.memory_stats.usage - (stats.memory_stats.stats.inactive_file ?? stats.memory_stats.stats.total_inactive_file ?? 0)) / 1024 ** 3;
+    await expectSoon(async () => Math.abs(((await chart('MEMORY')) ?? -1) - workingSetGb) < 0.05, 'memory as docker stats shows it');
+    await expectSoon(async () => Math.abs(((await chart('PVC_USAGE')) ?? 0) - 64 / 1024) < 0.01, 'the data disk holding the 64 MB written');
+    expect(await chart('PVC_CAPACITY')).toBe(50);
+
+    const scraped = (await (await fetch(`${prometheusUrl}/api/v1/query?query=${encodeURIComponent('sum(slg_http_request_duration_seconds_count{job="slg-platform"})')}`)).json()) as {
+      data: { result: { value: [number, string] }[] };
+    };
+    expect(Number(scraped.data.result[0]?.value[1] ?? 0)).toBeGreaterThan(0);
+  }, 240_000);
+});
+
+/**
  * Restarts on real machines: the platform's process dying between asking the engine for a machine and
  * recording it, and dockerd going away in the middle of a power-on. Run in this file, after the
  * contract, so no other test meets the engine while it is down.
@@ -343,6 +441,15 @@ describe.runIf(dockerHost && dockerdControl)('on the Docker driver, the platform
     await sshReady({ host: '127.0.0.1', port: (await rowOf(instanceId)).sshPort ?? 0, password: password.body.result.password });
   });
 });
+
+/** Waits (up to 60 s) for `check` to hold. */
+async function expectSoon(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let attempt = 0; attempt < 120; attempt += 1) {
+    if (await check().catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${what}: not within 60 s`);
+}
 
 /** The body at `url`, retried for a few seconds while a forwarder or the service behind it comes up. */
 async function fetchText(url: string): Promise<string> {

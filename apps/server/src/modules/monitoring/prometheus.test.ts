@@ -17,7 +17,7 @@ interface Received {
 type Answer = (received: Received, response: ServerResponse) => void;
 
 /**
- * A local server that answers `/prom/api/v1/query_range` the way Prometheus does: a matrix for a
+ * A fake Prometheus (a test double, not Prometheus): a local server that answers `/prom/api/v1/query_range` the way Prometheus does: a matrix for a
  * query it knows, `bad_data` for anything else; each test may swap the answer.
  */
 class FakePrometheus {
@@ -64,7 +64,7 @@ class FakePrometheus {
         { metric: { gpu: '1' }, values: times.map((time, index) => [time, index === 0 ? 'NaN' : String(40 + index)]) },
         { metric: { gpu: '0' }, values: times.slice(1).map((time, index) => [time, String(90.1234 - index)]) },
       ];
-    } else if (query.includes('kubelet_volume_stats_used_bytes')) {
+    } else if (query.includes('container_fs_usage_bytes')) {
       result = [{ metric: {}, values: times.map((time) => [time, String(12.5)]) }];
     } else {
       response.writeHead(400, { 'content-type': 'application/json' });
@@ -113,7 +113,7 @@ async function query(params: { metric: string; start: number; end: number; step:
 }
 
 describe('instance monitoring from Prometheus (PROMETHEUS_URL)', () => {
-  it('asks query_range with the PromQL of the metric for the instance’s pod and turns the matrix into series', async () => {
+  it('asks query_range with the PromQL of the metric for the instance’s series and turns the matrix into series', async () => {
     expect(t.deps.metrics.kind).toBe('prometheus');
     const end = nowSeconds();
     const answer = await query({ metric: 'GPU', start: end - 600, end: end + 600, step: 60 });
@@ -123,7 +123,7 @@ describe('instance monitoring from Prometheus (PROMETHEUS_URL)', () => {
     const [received] = prometheus.received;
     expect(received?.method).toBe('GET');
     expect(received?.path).toBe('/prom/api/v1/query_range');
-    expect(received?.params.get('query')).toBe(`max by (gpu) (DCGM_FI_DEV_GPU_UTIL{pod="${instanceId}-0"})`);
+    expect(received?.params.get('query')).toBe(`max by (gpu) (DCGM_FI_DEV_GPU_UTIL{container_label_slg_io_instance_id="${instanceId}"})`);
     // The end is never in the future.
     expect(Object.fromEntries(received?.params ?? [])).toMatchObject({ start: String(end - 600), end: String(end), step: '60' });
     // The credentials of PROMETHEUS_URL travel as Basic authorization.
@@ -138,26 +138,31 @@ describe('instance monitoring from Prometheus (PROMETHEUS_URL)', () => {
     expect(series[1]?.points).toHaveLength(10);
   });
 
-  it('reads the data disk from the kubelet volume stats of the instance’s PVC', async () => {
+  it('reads the data disk from the host exporter’s volume usage', async () => {
     const end = nowSeconds();
     const answer = await query({ metric: 'PVC_USAGE', start: end - 300, end, step: 60 });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    expect(prometheus.received[0]?.params.get('query')).toBe(`sum(kubelet_volume_stats_used_bytes{persistentvolumeclaim="${instanceId}-data"}) / 1073741824`);
+    expect(prometheus.received[0]?.params.get('query')).toBe(`sum(container_fs_usage_bytes{container_label_slg_io_instance_id="${instanceId}",device="/root/slg-data"}) / 1073741824`);
     expect(answer.body.result).toMatchObject({ metric: 'PVC_USAGE', unit: 'GB', series: [{ name: '数据盘使用量' }] });
     expect(answer.body.result.series[0]?.points).toHaveLength(6);
   });
 
-  it('writes one PromQL expression per metric, each naming only this instance', () => {
+  it.each([
+    ['docker', /container_label_slg_io_instance_id="slg-abcdefghij"/],
+    ['kubernetes', /"slg-abcdefghij-(0|data)"/],
+  ] as const)('writes one PromQL expression per metric for %s series, each naming only this instance', (style, selector) => {
     const metrics = ['GPU', 'CPU', 'MEMORY', 'MEMORY_COUNT', 'CPU_COUNT', 'GPU_COUNT', 'PVC_USAGE', 'PVC_CAPACITY', 'PVC_SHARE_USAGE', 'SYS_DISK_USAGE', 'SYS_DISK_COUNT'] as const;
-    const expressions = metrics.map((metric) => promqlFor(metric, 'slg-abcdefghij', 120));
+    const instance = { instanceId: 'slg-abcdefghij', dataDiskGb: 50 };
+    const expressions = metrics.map((metric) => promqlFor(metric, instance, 120, style));
     expect(new Set(expressions).size).toBe(metrics.length);
     for (const expression of expressions) {
-      expect(expression).toMatch(/"slg-abcdefghij-(0|data)"/);
-      expect(expression.match(/slg-[a-z0-9]+/g)?.every((name) => name === 'slg-abcdefghij')).toBe(true);
+      expect(expression).toMatch(selector);
+      // Instance ids are slg- and at least ten characters: no other instance's is named.
+      expect(expression.match(/slg-[a-z0-9]{6,}/g)?.every((name) => name === 'slg-abcdefghij')).toBe(true);
     }
     // The rate window follows the step so no sample between two points is skipped.
-    expect(promqlFor('CPU', 'slg-abcdefghij', 120)).toContain('[120s]');
-    expect(promqlFor('CPU', 'slg-abcdefghij', 15)).toContain('[60s]');
+    expect(promqlFor('CPU', instance, 120, style)).toContain('[120s]');
+    expect(promqlFor('CPU', instance, 15, style)).toContain('[60s]');
   });
 
   it('answers 503 in Chinese when Prometheus refuses, breaks or is down', async () => {
