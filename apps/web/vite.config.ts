@@ -363,7 +363,7 @@ export default defineConfig(({ command, mode }) => {
     server: {
       port: 5173,
       proxy: {
-        '/api': { target: API_TARGET, changeOrigin: true },
+        '/api': { target: API_TARGET, changeOrigin: true, ws: true },
         '/sandbox-pay': { target: API_TARGET, changeOrigin: true },
         // The dev WeChat stand-in's authorise page (WECHAT_LOGIN_PROVIDER=dev).
         '/dev-oauth': { target: API_TARGET, changeOrigin: true },

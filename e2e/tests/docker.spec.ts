@@ -67,7 +67,7 @@ interface InstanceView {
   sshCommand: string | null;
 }
 
-test('a real machine: recharge → rent 1 GPU → 运行中 → ssh with the password → change it → power cycles, no-GPU mode and a GPU change keep the data → release removes container and volume', async ({ page, request }) => {
+test('a real machine: recharge → rent 1 GPU → 运行中 → ssh with the password → Jupyter and 终端 in the browser → change it → power cycles, no-GPU mode and a GPU change keep the data → release removes container and volume', async ({ page, request, browser }) => {
   test.setTimeout(240_000);
   const telephone = freshPhone();
   await registerByApi(request, telephone);
@@ -116,6 +116,59 @@ test('a real machine: recharge → rent 1 GPU → 运行中 → ssh with the pas
     const first = await passwordOf();
     await sshReady({ ...address, password: first });
     expect(await sshRun({ ...address, password: first }, 'echo precious > /root/slg-data/keep.txt && echo ok')).toBe('ok');
+  });
+
+  await test.step('快捷工具 › Jupyter opens a notebook of the instance and runs a cell', async () => {
+    await row.getByRole('button', { name: /快捷工具/ }).click();
+    const [jupyter] = await Promise.all([page.waitForEvent('popup'), page.getByRole('menuitem', { name: 'Jupyter' }).click()]);
+    await expect(jupyter).toHaveURL(new RegExp(`/tools/${id}/jupyter/`), { timeout: 30_000 });
+    // Jupyter starts a few seconds after the machine: the gateway says so until then.
+    await expect(async () => {
+      await jupyter.reload();
+      await expect(jupyter.locator('#notebook_list, #ipython-main-app').first()).toBeVisible({ timeout: 2_000 });
+    }).toPass({ timeout: 60_000 });
+    const notebook = await jupyter.evaluate(async (base) => {
+      const xsrf = /_xsrf=([^;]+)/.exec(document.cookie)?.[1] ?? '';
+      const response = await fetch(`${base}api/contents`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-xsrftoken': xsrf }, body: JSON.stringify({ type: 'notebook' }) });
+      return ((await response.json()) as { path: string }).path;
+    }, `/tools/${id}/jupyter/`);
+    await jupyter.goto(`/tools/${id}/jupyter/notebooks/${notebook}`);
+    await expect(jupyter.locator('#kernel_indicator_icon.kernel_idle_icon')).toBeAttached({ timeout: 60_000 });
+    await jupyter.locator('.CodeMirror').first().click();
+    await jupyter.keyboard.type('import socket; print(6 * 7, socket.gethostname())');
+    await jupyter.keyboard.press('Shift+Enter');
+    await expect(jupyter.locator('.output_area pre').first()).toHaveText(`42 ${id}`, { timeout: 30_000 });
+    await jupyter.close();
+  });
+
+  await test.step('快捷工具 › 终端 runs hostname in the instance, also on a phone', async () => {
+    await row.getByRole('button', { name: /快捷工具/ }).click();
+    const [terminal] = await Promise.all([page.waitForEvent('popup'), page.getByRole('menuitem', { name: '终端' }).click()]);
+    await terminal.setViewportSize({ width: 390, height: 844 });
+    await expect(terminal.getByText('已连接')).toBeVisible({ timeout: 30_000 });
+    await terminal.getByTestId('terminal-screen').click();
+    await terminal.keyboard.type('hostname\n');
+    await expect(terminal.locator('.xterm-rows')).toContainText(id, { timeout: 15_000 });
+    expect(await terminal.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await terminal.keyboard.type('exit\n');
+    await expect(terminal.getByText('会话已结束')).toBeVisible();
+    await terminal.close();
+  });
+
+  await test.step('another account gets 403 from the instance’s Jupyter and no terminal', async () => {
+    const otherPhone = freshPhone();
+    await registerByApi(request, otherPhone);
+    const context = await browser.newContext({ baseURL });
+    const other = await context.newPage();
+    await other.goto('/login');
+    await signInWithPassword(other, otherPhone, DEFAULT_PASSWORD);
+    await expect(other).not.toHaveURL(/\/login/);
+    const answer = await other.goto(`/tools/${id}/jupyter/`);
+    expect(answer?.status()).toBe(403);
+    await other.goto(`/ctrl-container-instances/terminal?instanceId=${id}`);
+    await expect(other.getByRole('alert').getByText('服务器资源不存在')).toBeVisible();
+    await expect(other.getByText('已连接')).toHaveCount(0);
+    await context.close();
   });
 
   const changed = 'Changed-Pw-2026';

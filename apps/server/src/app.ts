@@ -48,6 +48,9 @@ import { uploadRoutes } from './modules/uploads/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
 import { verificationAdminRoutes } from './modules/verification/admin-routes.js';
 import { metricsAllowed } from './core/telemetry.js';
+import websocket from '@fastify/websocket';
+import { terminalRoutes } from './modules/rental/terminal-routes.js';
+import { ToolsGateway, toolsGatewayRoutes, toolsSessionRoutes } from './modules/rental/tools-gateway.js';
 
 // `state` and `openId` (a WeChat bind ticket), `secret` and `access_token` (the dev WeChat stand-in) too.
 const SECRET_QUERY_KEYS = new Set(['code', 'password', 'token', 'refreshToken', 'captcha', 'state', 'openId', 'secret', 'access_token']);
@@ -137,11 +140,16 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 4 } },
   });
 
+  // WebSockets (终端): the largest frame a terminal sends is a paste.
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 1, fields: 10 } });
 
   await registerApiDocs(app, config);
 
   const auth = new AuthService(deps);
+  const toolsGateway = new ToolsGateway(deps);
+  app.addHook('onClose', async () => toolsGateway.tunnels.close());
   registerAuthentication(app, auth.sessions, new ApiTokenAuthenticator(deps));
 
   // Request latency by route template; requests no route matched share one label, so scanners cannot grow the series.
@@ -179,6 +187,8 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await api.register(invoiceRoutes(deps));
       await api.register(adminRoutes(deps));
       await api.register(rentalRoutes(deps));
+      await api.register(terminalRoutes(deps));
+      await api.register(toolsSessionRoutes(deps, toolsGateway));
       await api.register(diskRoutes(deps));
       await api.register(copyRoutes(deps));
       await api.register(chargingRecordRoutes(deps));
@@ -197,6 +207,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     },
     { prefix: '/api/v1' },
   );
+  await app.register(toolsGatewayRoutes(toolsGateway));
   if (config.smsProvider === 'console') await app.register(devRoutes(deps), { prefix: '/api/dev' });
   if (deps.payments.has('sandbox')) await app.register(sandboxGatewayRoutes(deps), { prefix: '/sandbox-pay' });
   if (config.wechatLogin?.provider === 'dev') await app.register(devOAuthRoutes(deps), { prefix: DEV_OAUTH_PREFIX });
@@ -205,7 +216,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     const path = request.url.split('?')[0] ?? '';
     // Client-side routes get the console; a missing file (an old chunk after a release) gets a real 404.
     const wantsPage =
-      (request.method === 'GET' || request.method === 'HEAD') && !/^\/(api|sandbox-pay|assets)(\/|$)/.test(path) && !/\.[a-z0-9]+$/i.test(path);
+      (request.method === 'GET' || request.method === 'HEAD') && !/^\/(api|sandbox-pay|assets|tools)(\/|$)/.test(path) && !/\.[a-z0-9]+$/i.test(path);
     if (webConsole && wantsPage) return webConsole.sendPage(request, reply);
     return reply.status(404).send(failure(ErrorCodes.NOT_FOUND.code, ErrorCodes.NOT_FOUND.message));
   });

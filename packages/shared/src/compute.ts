@@ -269,3 +269,11 @@ export const INSTANCE_ACTION_STATES: Record<InstanceUserAction, readonly Instanc
 
 /** Actions that do not touch the machine and may run while an operation is in flight. */
 export const INSTANCE_ACTIONS_ALONGSIDE_OPERATIONS: ReadonlySet<InstanceUserAction> = new Set(['rename', 'reveal_pwd', 'cancel_power_off', 'renew', 'auto_renew', 'map_port', 'keep_when_off']);
+
+/**
+ * How the instance terminal's WebSocket (`GET /api/v1/rental/terminal`) closes: the shell ended, the
+ * ticket was refused, the machine could not be reached, the console session was signed out, nobody
+ * typed for 30 minutes, or the instance stopped. A JSON text frame `{ type: 'closed', message }` says it
+ * in words first.
+ */
+export const TERMINAL_CLOSE_CODES = { ended: 1000, refused: 4403, unavailable: 4503, sessionEnded: 4401, idle: 4408, stopped: 4409 } as const;

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Docker from 'dockerode';
+import WsClient from 'ws';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, listenLocally, loginToken, rechargeThroughSandbox, registerUser, type TestApp } from '../../test/helpers.js';
@@ -271,11 +272,12 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', (subject) => {
  * platform's own /metrics, and the API's charts read it back through PROMETHEUS_URL. In this file so
  * the restart tests below never take the engine away from it.
  */
-describe.runIf(dockerHost && (prometheusBinary || process.env.SLG_REQUIRE_DOCKER_TESTS === '1'))('on the Docker driver, 监控 reads Prometheus', () => {
+describe.runIf(dockerHost && (prometheusBinary || process.env.SLG_REQUIRE_DOCKER_TESTS === '1'))('on the Docker driver, 监控 reads Prometheus and 终端 opens a shell', () => {
   let test: TestApp;
   let prometheus: ChildProcess | undefined;
   let exporter: { close: () => Promise<void>; port: number } | undefined;
   let prometheusUrl = '';
+  let platformUrl = '';
   let hostId = '';
   const made: string[] = [];
   const engine = () => new Docker({ socketPath: new URL(dockerHost ?? '').pathname });
@@ -288,6 +290,7 @@ describe.runIf(dockerHost && (prometheusBinary || process.env.SLG_REQUIRE_DOCKER
     test.clock.useRealTime();
     hostId = await registerEngine(test);
     const platform = new URL(await listenLocally(test));
+    platformUrl = platform.origin;
     exporter = await serveExporter({ engineUrl: dockerHost ?? '', port: 0, host: '127.0.0.1', diskUsageTtlMs: 0 });
     const directory = mkdtempSync(join(tmpdir(), 'slg-prometheus-'));
     writeFileSync(
@@ -309,7 +312,8 @@ describe.runIf(dockerHost && (prometheusBinary || process.env.SLG_REQUIRE_DOCKER
     await test?.close();
   });
 
-  it('shows a machine’s CPU rising while `yes` runs in it, memory and disk as the engine reports them, and scrapes the platform', async () => {
+  /** A user with a running instance on the engine, rented through the API. */
+  async function rentRunning(): Promise<{ user: Awaited<ReturnType<typeof registerUser>>; instanceId: string }> {
     const user = await registerUser(test);
     await rechargeThroughSandbox(test, user.jwtToken, 100_000);
     const created = await call<{ instanceId: string }>(test.app, {
@@ -326,6 +330,97 @@ describe.runIf(dockerHost && (prometheusBinary || process.env.SLG_REQUIRE_DOCKER
       const [row] = await test.deps.database.db.select().from(instances).where(eq(instances.instanceId, instanceId));
       return row?.status === 'PoweredOn' && row.operation === null;
     }, 'instance running');
+    return { user, instanceId };
+  }
+
+  it('opens a root shell of the instance over a WebSocket with a ticket only its owner gets, and refuses a forged one', async () => {
+    const { user, instanceId } = await rentRunning();
+    const stranger = await registerUser(test);
+    expect((await call(test.app, { method: 'POST', url: '/api/v1/rental/terminal/ticket', token: stranger.jwtToken, payload: { instanceId } })).status).toBe(404);
+    const issued = await call<{ ticket: string }>(test.app, { method: 'POST', url: '/api/v1/rental/terminal/ticket', token: user.jwtToken, payload: { instanceId } });
+    expect(issued.status, JSON.stringify(issued.body)).toBe(200);
+
+    const url = `${platformUrl.replace('http', 'ws')}/api/v1/rental/terminal?cols=100&rows=30&ticket=${encodeURIComponent(issued.body.result.ticket)}`;
+    const socket = new WebSocket(url);
+    socket.binaryType = 'arraybuffer';
+    let screen = '';
+    socket.addEventListener('message', (event) => {
+      if (event.data instanceof ArrayBuffer) screen += Buffer.from(event.data).toString('utf8');
+    });
+    await new Promise((resolve, reject) => {
+      socket.addEventListener('open', resolve);
+      socket.addEventListener('error', reject);
+    });
+    socket.send(new TextEncoder().encode('stty size; hostname; whoami\n'));
+    await expectSoon(async () => screen.includes(`30 100\r\n${instanceId}\r\nroot\r\n`), 'the shell answering');
+    socket.send(JSON.stringify({ type: 'resize', cols: 120, rows: 40 }));
+    socket.send(new TextEncoder().encode('stty size; exit\n'));
+    const closed = await new Promise<{ code: number }>((resolve) => socket.addEventListener('close', (event) => resolve({ code: event.code })));
+    expect(closed.code).toBe(1000);
+    expect(screen).toContain('40 120');
+
+    const forged = new WebSocket(url.replace(/ticket=[^&]+/, 'ticket=forged'));
+    const refusal = await new Promise<{ code: number; message: string }>((resolve) => {
+      let message = '';
+      forged.addEventListener('message', (event) => (message = typeof event.data === 'string' ? (JSON.parse(event.data) as { message: string }).message : message));
+      forged.addEventListener('close', (event) => resolve({ code: event.code, message }));
+    });
+    expect(refusal).toEqual({ code: 4403, message: '终端链接已失效，请从控制台重新打开' });
+  }, 120_000);
+
+  it('opens Jupyter through the gateway with the session cookie only, HTTP and a kernel over WebSockets', async () => {
+    const { user, instanceId } = await rentRunning();
+    const base = `${platformUrl}/tools/${instanceId}/jupyter/`;
+    expect((await fetch(`${base}api`)).status).toBe(403);
+    const session = await test.app.inject({ method: 'POST', url: '/api/v1/rental/tools/session', headers: { authorization: `Bearer ${user.jwtToken}` }, payload: { instanceId } });
+    expect(session.statusCode, session.body).toBe(200);
+    const cookie = String(session.headers['set-cookie']).split(';')[0] ?? '';
+    expect(String(session.headers['set-cookie'])).toContain(`Path=/tools/${instanceId}/; Max-Age=28800; HttpOnly; SameSite=Lax`);
+
+    // Another account's cookie is for its own instance, and does not open this one.
+    const stranger = await rentRunning();
+    const theirs = await test.app.inject({ method: 'POST', url: '/api/v1/rental/tools/session', headers: { authorization: `Bearer ${stranger.user.jwtToken}` }, payload: { instanceId: stranger.instanceId } });
+    const theirCookie = String(theirs.headers['set-cookie']).split(';')[0] ?? '';
+    expect((await fetch(`${base}api`, { headers: { cookie: theirCookie } })).status).toBe(403);
+    expect((await test.app.inject({ method: 'POST', url: '/api/v1/rental/tools/session', headers: { authorization: `Bearer ${stranger.user.jwtToken}` }, payload: { instanceId } })).statusCode).toBe(404);
+
+    // Jupyter starts a few seconds after the machine.
+    await expectSoon(async () => (await fetch(`${base}api`, { headers: { cookie } })).status === 200, 'Jupyter answering through the gateway');
+    const tree = await fetch(`${base}tree`, { headers: { cookie } });
+    expect(tree.status).toBe(200);
+    const xsrf = /_xsrf=([^;]+)/.exec(tree.headers.getSetCookie().join(';'))?.[1] ?? '';
+    const cookies = `${cookie}; _xsrf=${xsrf}`;
+    const started = await fetch(`${base}api/kernels`, { method: "POST", headers: { cookie: cookies, "x-xsrftoken": xsrf, "content-type": "application/json" }, body: "{}" });
+    const kernel = (await started.json()) as { id: string };
+    expect(started.status, JSON.stringify(kernel) + xsrf).toBe(201);
+    expect(kernel.id).toMatch(/^[0-9a-f-]{36}$/);
+
+    const channel = new WsClient(`${platformUrl.replace('http', 'ws')}/tools/${instanceId}/jupyter/api/kernels/${kernel.id}/channels`, { headers: { cookie: cookies, origin: platformUrl } });
+    const output = new Promise<string>((resolve, reject) => {
+      channel.on('message', (data: Buffer) => {
+        const message = JSON.parse(data.toString('utf8')) as { msg_type: string; content: { text?: string } };
+        if (message.msg_type === 'stream' && message.content.text) resolve(message.content.text.trim());
+      });
+      channel.on('error', reject);
+    });
+    await new Promise((resolve, reject) => channel.on('open', resolve).on('error', reject));
+    const msgId = crypto.randomUUID();
+    channel.send(
+      JSON.stringify({
+        header: { msg_id: msgId, username: 'test', session: crypto.randomUUID(), msg_type: 'execute_request', version: '5.3', date: new Date().toISOString() },
+        parent_header: {},
+        metadata: {},
+        content: { code: 'import socket; print(6 * 7, socket.gethostname())', silent: false, store_history: false, user_expressions: {}, allow_stdin: false, stop_on_error: true },
+        channel: 'shell',
+        buffers: [],
+      }),
+    );
+    expect(await output).toBe(`42 ${instanceId}`);
+    channel.close();
+  }, 180_000);
+
+  it('shows a machine’s CPU rising while `yes` runs in it, memory and disk as the engine reports them, and scrapes the platform', async () => {
+    const { user, instanceId } = await rentRunning();
 
     const chart = async (metric: string) => {
       const end = Math.floor(Date.now() / 1000);

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
@@ -93,7 +94,8 @@ const hasSchemaFor = (request: FastifyRequest, part: 'params' | 'querystring' | 
 /**
  * Installs the guard: the validator compiler for schema-checked parts, and a preHandler for parts a
  * route reads without a schema (e.g. a hidden page's `:id`). Raw bodies kept as text or bytes (signed
- * gateway notifications, forms) are the route's to judge and are left alone.
+ * gateway notifications, forms) or passed on unread as a stream (the tools gateway) are the route's to
+ * judge and are left alone.
  */
 export function registerInputGuard(app: FastifyInstance): void {
   app.setValidatorCompiler(guardedValidatorCompiler);
@@ -102,7 +104,7 @@ export function registerInputGuard(app: FastifyInstance): void {
     const unchecked: unknown[] = [];
     if (!hasSchemaFor(request, 'params')) unchecked.push(request.params);
     if (!hasSchemaFor(request, 'querystring')) unchecked.push(request.query);
-    if (!hasSchemaFor(request, 'body') && request.body !== null && typeof request.body === 'object' && !Buffer.isBuffer(request.body)) {
+    if (!hasSchemaFor(request, 'body') && request.body !== null && typeof request.body === 'object' && !Buffer.isBuffer(request.body) && !(request.body instanceof Readable)) {
       unchecked.push(request.body);
     }
     for (const part of unchecked) {

@@ -117,6 +117,7 @@ const ConfirmCloneOrderPage = lazyPage(() => import('../pages/ctrl-container-ins
 const SshSetPage = lazyPage(() => import('../pages/ctrl-container-instances/sshSet/index'));
 const AccountSettingsPage = lazyPage(() => import('../pages/ctrl-personal-center/account-settings/index'));
 const InstanceMonitoringPage = lazyPage(() => import('../pages/ctrl-container-instances/instance-monitoring/index'));
+const InstanceTerminalPage = lazyPage(() => import('../pages/ctrl-container-instances/terminal/index'));
 const UpDownSettingPage = lazyPage(() => import('../pages/ctrl-container-instances/upDownSetting/index'));
 const PriceDetailPage = lazyPage(() => import('../pages/ctrl-container-instances/priceDetail/index'));
 const RenewPage = lazyPage(() => import('../pages/ctrl-container-instances/renew/index'));
@@ -248,6 +249,11 @@ export const ROUTE_TABLE: RouteNode[] = [
         path: 'instance-monitoring',
         meta: { title: '实例监控', activeMenu: '/ctrl-container-instances/containerInstances' },
         page: InstanceMonitoringPage,
+      },
+      {
+        path: 'terminal',
+        meta: { title: '终端', activeMenu: '/ctrl-container-instances/containerInstances' },
+        page: InstanceTerminalPage,
       },
       {
         path: 'payByVolume',

@@ -62,3 +62,8 @@ export function cloneInstancesPath(instanceId: string, move = false): string {
   const query = new URLSearchParams({ instanceId, ...(move ? { move: '1' } : {}) });
   return `${COMPUTE_PATHS.clone}?${query.toString()}`;
 }
+
+/** 终端 of one instance (opened in a tab of its own). */
+export function instanceTerminalPath(instanceId: string): string {
+  return `/ctrl-container-instances/terminal?${new URLSearchParams({ instanceId }).toString()}`;
+}

@@ -83,6 +83,9 @@ export const INSTANCE_LIST_TEXTS = {
     releaseNeedsOff: '请先关机再释放',
     releaseDuringCopy: '跨实例拷贝进行中，请等待完成或取消拷贝后再释放',
     monitor: '监控',
+    terminal: '终端',
+    jupyter: 'Jupyter',
+    tools: '快捷工具',
   },
   powerOn: {
     title: (name: string) => `开机：${name}`,
