@@ -49,6 +49,8 @@ const BUILT = [
   '/ctrl-container-instances/cloneInstances', '/ctrl-container-instances/confirm-clone-order',
   // the billing pages: 续费, 转按量计费, 转包年包月
   '/ctrl-container-instances/renew', '/ctrl-container-instances/payByVolume', '/ctrl-container-instances/yearMonthPackages',
+  // issue 19: 快捷工具 › 终端
+  '/ctrl-container-instances/terminal',
   // issue 8: private images
   '/ctrl-mirror-image/mirrorImage',
   // issue 9: 账号设置
