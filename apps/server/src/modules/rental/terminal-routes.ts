@@ -62,72 +62,91 @@ export function terminalRoutes(deps: AppDeps): FastifyPluginAsyncZod {
       },
     );
 
-    app.get('/rental/terminal', { websocket: true, config: { public: true }, schema: { hide: true } }, (socket, request) => {
-      const ticket = typeof (request.query as Record<string, unknown>).ticket === 'string' ? String((request.query as Record<string, unknown>).ticket) : '';
-      const size = sizeOf(request.query);
-      let lastActivity = Date.now();
-      let ended = false;
-      // Input that arrives before the shell is open waits for it.
-      const early: Buffer[] = [];
-      let write: ((data: Buffer) => void) | undefined;
-      let resize: ((cols: number, rows: number) => void) | undefined;
-      socket.on('message', (data: Buffer, isBinary: boolean) => {
-        lastActivity = Date.now();
-        if (isBinary) {
-          if (write) write(data);
-          else early.push(data);
-          return;
-        }
-        let parsed: unknown = null;
-        try {
-          parsed = JSON.parse(data.toString('utf8')) as unknown;
-        } catch {
-          return;
-        }
-        const message = resizeMessage.safeParse(parsed);
-        if (message.success) resize?.(message.data.cols, message.data.rows);
-      });
-      const finish = (code: number, message: string) => {
-        if (ended) return;
-        ended = true;
-        closeWith(socket, code, message);
-      };
-      void (async () => {
-        const target = await terminals.open(ticket);
-        const { client, shell } = await openShell(target, size);
-        if (socket.readyState !== socket.OPEN) {
-          client.end();
-          return;
-        }
-        write = (data) => shell.write(data);
-        resize = (cols, rows) => shell.setWindow(rows, cols, 0, 0);
-        for (const data of early.splice(0)) shell.write(data);
-        shell.on('data', (chunk: Buffer) => {
+    app.route({
+      method: 'GET',
+      url: '/rental/terminal',
+      config: { public: true },
+      schema: {
+        tags,
+        summary: '实例终端（WebSocket）：用 /rental/terminal/ticket 取得的凭据连接；二进制帧为终端字节，文本帧 {"type":"resize","cols","rows"} 调整大小',
+        querystring: z.object({
+          ticket: z.string().min(1, '缺少终端凭据').max(2000),
+          cols: z.coerce.number().int().min(2).max(500).optional(),
+          rows: z.coerce.number().int().min(1).max(200).optional(),
+        }),
+        response: { 101: z.null().describe('切换为 WebSocket：此后为终端的数据帧'), ...errors },
+      },
+      // A plain GET (no WebSocket upgrade) is told what the address is for.
+      handler: async () => {
+        throw new AppError('VALIDATION', '终端地址只接受 WebSocket 连接');
+      },
+      wsHandler: (socket, request) => {
+        const ticket = request.query.ticket;
+        const size = sizeOf(request.query);
+        let lastActivity = Date.now();
+        let ended = false;
+        // Input that arrives before the shell is open waits for it.
+        const early: Buffer[] = [];
+        let write: ((data: Buffer) => void) | undefined;
+        let resize: ((cols: number, rows: number) => void) | undefined;
+        socket.on('message', (data: Buffer, isBinary: boolean) => {
           lastActivity = Date.now();
-          if (socket.readyState === socket.OPEN) socket.send(chunk, { binary: true });
+          if (isBinary) {
+            if (write) write(data);
+            else early.push(data);
+            return;
+          }
+          let parsed: unknown = null;
+          try {
+            parsed = JSON.parse(data.toString('utf8')) as unknown;
+          } catch {
+            return;
+          }
+          const message = resizeMessage.safeParse(parsed);
+          if (message.success) resize?.(message.data.cols, message.data.rows);
         });
-        shell.stderr.on('data', (chunk: Buffer) => socket.readyState === socket.OPEN && socket.send(chunk, { binary: true }));
-        shell.on('close', () => finish(TERMINAL_CLOSE.ended, '会话已结束'));
-        const watch = setInterval(() => {
-          void (async () => {
-            if (Date.now() - lastActivity > IDLE_CLOSE_MS) return finish(TERMINAL_CLOSE.idle, TERMINAL_TEXTS.idle);
-            if (!(await terminals.sessionAlive(target.sessionId))) return finish(TERMINAL_CLOSE.sessionEnded, TERMINAL_TEXTS.sessionEnded);
-            if (!(await terminals.stillRunning(target.instanceId))) return finish(TERMINAL_CLOSE.stopped, TERMINAL_TEXTS.stopped);
-          })().catch((error: unknown) => request.log.warn({ err: error }, 'terminal watch failed'));
-        }, SESSION_CHECK_MS);
-        watch.unref();
-        socket.on('close', () => {
+        const finish = (code: number, message: string) => {
+          if (ended) return;
           ended = true;
-          clearInterval(watch);
-          client.end();
+          closeWith(socket, code, message);
+        };
+        void (async () => {
+          const target = await terminals.open(ticket);
+          const { client, shell } = await openShell(target, size);
+          if (socket.readyState !== socket.OPEN) {
+            client.end();
+            return;
+          }
+          write = (data) => shell.write(data);
+          resize = (cols, rows) => shell.setWindow(rows, cols, 0, 0);
+          for (const data of early.splice(0)) shell.write(data);
+          shell.on('data', (chunk: Buffer) => {
+            lastActivity = Date.now();
+            if (socket.readyState === socket.OPEN) socket.send(chunk, { binary: true });
+          });
+          shell.stderr.on('data', (chunk: Buffer) => socket.readyState === socket.OPEN && socket.send(chunk, { binary: true }));
+          shell.on('close', () => finish(TERMINAL_CLOSE.ended, '会话已结束'));
+          const watch = setInterval(() => {
+            void (async () => {
+              if (Date.now() - lastActivity > IDLE_CLOSE_MS) return finish(TERMINAL_CLOSE.idle, TERMINAL_TEXTS.idle);
+              if (!(await terminals.sessionAlive(target.sessionId))) return finish(TERMINAL_CLOSE.sessionEnded, TERMINAL_TEXTS.sessionEnded);
+              if (!(await terminals.stillRunning(target.instanceId))) return finish(TERMINAL_CLOSE.stopped, TERMINAL_TEXTS.stopped);
+            })().catch((error: unknown) => request.log.warn({ err: error }, 'terminal watch failed'));
+          }, SESSION_CHECK_MS);
+          watch.unref();
+          socket.on('close', () => {
+            ended = true;
+            clearInterval(watch);
+            client.end();
+          });
+        })().catch((error: unknown) => {
+          if (error instanceof AppError) finish(error.status === 403 ? TERMINAL_CLOSE.refused : TERMINAL_CLOSE.unavailable, error.message);
+          else {
+            request.log.error({ err: error }, 'terminal failed');
+            finish(TERMINAL_CLOSE.unavailable, TERMINAL_TEXTS.unreachable);
+          }
         });
-      })().catch((error: unknown) => {
-        if (error instanceof AppError) finish(error.status === 403 ? TERMINAL_CLOSE.refused : TERMINAL_CLOSE.unavailable, error.message);
-        else {
-          request.log.error({ err: error }, 'terminal failed');
-          finish(TERMINAL_CLOSE.unavailable, TERMINAL_TEXTS.unreachable);
-        }
-      });
+      },
     });
   };
 }
