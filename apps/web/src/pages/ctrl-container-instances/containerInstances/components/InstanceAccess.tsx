@@ -1,10 +1,13 @@
 import { ROOT_PASSWORD_MESSAGE, ROOT_PASSWORD_PATTERN } from '@slg/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Modal, Typography } from 'antd';
+import { DownOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Form, Input, Modal, Typography, type MenuProps } from 'antd';
 import { useState } from 'react';
 import { claimError, isApiError } from '../../../../api/client';
 import { computeKeys, revealInstancePassword, updateInstancePassword, type InstanceView } from '../../../../api/compute';
 import { toast } from '../../../../api/toast';
+import { fetchTerminalAvailability, openToolsSession, terminalKeys } from '../../../../api/terminal';
+import { instanceTerminalPath } from '../../paths';
 import { canDo } from '../instanceRules';
 import { INSTANCE_LIST_TEXTS } from '../texts';
 
@@ -140,7 +143,44 @@ function RootPassword({ instance }: { instance: InstanceView }) {
   );
 }
 
-/** How to log in: the SSH command (copyable, once running) and the root password. */
+/**
+ * 快捷工具 of a running instance, each in a tab of its own: Jupyter (through the platform's gateway,
+ * signed in by this console session) and 终端. Where machines are simulated both items are disabled and
+ * the menu says why (the server's words), so nobody looks for a shell that is not there.
+ */
+function ToolsMenu({ instance }: { instance: InstanceView }) {
+  const availability = useQuery({ queryKey: terminalKeys.availability, queryFn: ({ signal }) => fetchTerminalAvailability(signal), staleTime: Infinity });
+  const running = instance.status === 'PoweredOn' || instance.status === 'PoweredOnNoGPU';
+  if (!running || !availability.data) return null;
+  const { available, reason } = availability.data;
+  const openJupyter = () => {
+    // Opened at once, inside the click, so no popup blocker stops it; it goes to Jupyter once the gateway let this browser in.
+    const tab = window.open('about:blank', '_blank');
+    openToolsSession(instance.instanceId).then(
+      ({ jupyterUrl }) => {
+        if (tab) tab.location.href = jupyterUrl;
+        else window.location.href = jupyterUrl;
+      },
+      () => tab?.close(),
+    );
+  };
+  const items: MenuProps['items'] = [
+    { key: 'jupyter', label: T.actions.jupyter, disabled: !available, onClick: openJupyter },
+    { key: 'terminal', label: T.actions.terminal, disabled: !available, onClick: () => window.open(instanceTerminalPath(instance.instanceId), '_blank', 'noopener') },
+    ...(available ? [] : [{ type: 'group' as const, key: 'why', label: <span className="slg-instance-tools-note">{reason}</span> }]),
+  ];
+  return (
+    <div className="slg-instance-access-line">
+      <Dropdown menu={{ items }} trigger={['click']}>
+        <Button size="small">
+          {T.actions.tools} <DownOutlined />
+        </Button>
+      </Dropdown>
+    </div>
+  );
+}
+
+/** How to log in: the SSH command (copyable, once running), the root password, and 快捷工具 (Jupyter, 终端) while it runs. */
 export function InstanceAccess({ instance }: { instance: InstanceView }) {
   return (
     <div className="slg-instance-access">
@@ -155,6 +195,7 @@ export function InstanceAccess({ instance }: { instance: InstanceView }) {
         )}
       </div>
       <RootPassword instance={instance} />
+      <ToolsMenu instance={instance} />
     </div>
   );
 }

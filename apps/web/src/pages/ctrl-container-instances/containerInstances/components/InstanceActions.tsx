@@ -1,15 +1,13 @@
 import { ErrorCodes, formatYuan, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, type GpuMode } from '@slg/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { DownOutlined } from '@ant-design/icons';
-import { Alert, Button, Checkbox, Dropdown, Radio, Space, Tooltip, Typography, type MenuProps } from 'antd';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Checkbox, Radio, Space, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { claimError, isApiError } from '../../../../api/client';
 import { invalidateAfterInstanceChange, powerOnInstance, releaseInstance, type InstanceView } from '../../../../api/compute';
 import { toast } from '../../../../api/toast';
 import { ConfirmDialog } from '../../../../components/ConfirmDialog';
 import { LinkButton } from '../../../../components/LinkButton';
-import { cloneInstancesPath, instanceMonitoringPath, instanceTerminalPath } from '../../paths';
-import { fetchTerminalAvailability, openToolsSession, terminalKeys } from '../../../../api/terminal';
+import { cloneInstancesPath, instanceMonitoringPath } from '../../paths';
 import { StockAlertButton } from '../../../computility-market/StockAlertDialog';
 import { canDo, packageOf, releaseBlocker } from '../instanceRules';
 import { INSTANCE_LIST_TEXTS } from '../texts';
@@ -133,41 +131,6 @@ function ReleaseDialog({ instance, open, onClose }: { instance: InstanceView; op
 }
 
 /**
- * 快捷工具 of a running instance, each in a tab of its own: Jupyter (through the platform's gateway,
- * signed in by this console session) and 终端. Where machines are simulated both items are disabled and
- * the menu says why (the server's words), so nobody looks for a shell that is not there.
- */
-function ToolsMenu({ instance, size }: { instance: InstanceView; size: 'small' | 'middle' }) {
-  const availability = useQuery({ queryKey: terminalKeys.availability, queryFn: ({ signal }) => fetchTerminalAvailability(signal), staleTime: Infinity });
-  const running = instance.status === 'PoweredOn' || instance.status === 'PoweredOnNoGPU';
-  if (!running || !availability.data) return null;
-  const { available, reason } = availability.data;
-  const openJupyter = () => {
-    // Opened at once, inside the click, so no popup blocker stops it; it goes to Jupyter once the gateway let this browser in.
-    const tab = window.open('about:blank', '_blank');
-    openToolsSession(instance.instanceId).then(
-      ({ jupyterUrl }) => {
-        if (tab) tab.location.href = jupyterUrl;
-        else window.location.href = jupyterUrl;
-      },
-      () => tab?.close(),
-    );
-  };
-  const items: MenuProps['items'] = [
-    { key: 'jupyter', label: T.actions.jupyter, disabled: !available, onClick: openJupyter },
-    { key: 'terminal', label: T.actions.terminal, disabled: !available, onClick: () => window.open(instanceTerminalPath(instance.instanceId), '_blank', 'noopener') },
-    ...(available ? [] : [{ type: 'group' as const, key: 'why', label: <span className="slg-instance-tools-note">{reason}</span> }]),
-  ];
-  return (
-    <Dropdown menu={{ items }} trigger={['click']}>
-      <Button size={size}>
-        {T.actions.tools} <DownOutlined />
-      </Button>
-    </Dropdown>
-  );
-}
-
-/**
  * The actions the instance's state allows: 开机 (one dialog: the mode with its price), 关机 (one dialog:
  * now, or 定时关机 at a time), 释放.
  */
@@ -208,7 +171,6 @@ export function InstanceActions({ instance, block = false }: { instance: Instanc
       <LinkButton size={size} to={instanceMonitoringPath(instance.instanceId)}>
         {T.actions.monitor}
       </LinkButton>
-      <ToolsMenu instance={instance} size={size} />
       {releaseButton}
       <BillingMenu instance={instance} size={size} />
       {dialog === 'power_on' ? <PowerOnDialog instance={instance} onClose={close} /> : null}
