@@ -314,16 +314,7 @@ describe.runIf(dockerHost && (prometheusBinary || process.env.SLG_REQUIRE_DOCKER
 
   /** A user with a running instance on the engine, rented through the API. */
   async function rentRunning(): Promise<{ user: Awaited<ReturnType<typeof registerUser>>; instanceId: string }> {
-    const user = await registerUser(test);
-    await rechargeThroughSandbox(test, user.jwtToken, 100_000);
-    const created = await call<{ instanceId: string }>(test.app, {
-      method: 'POST',
-      url: '/api/v1/rental',
-      token: user.jwtToken,
-      payload: { hostId, gpuNum: 1, imageId: 'pytorch-2.5.1-py3.12-cu124', chargingRuleId: 1 },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const instanceId = created.body.result.instanceId;
+    const { user, instanceId } = await rentOneGpu(test, hostId, 100_000);
     made.push(instanceId);
     await expectSoon(async () => {
       await new Reconciler(test.deps).tick();
@@ -490,16 +481,7 @@ describe.runIf(dockerHost && dockerdControl)('on the Docker driver, the platform
   }
 
   it('finishes a create whose process died after the engine made the machine, billed from when it came up, and powers on through a dockerd restart', async () => {
-    const user = await registerUser(test);
-    await rechargeThroughSandbox(test, user.jwtToken, 10_000);
-    const created = await call<{ instanceId: string }>(test.app, {
-      method: 'POST',
-      url: '/api/v1/rental',
-      token: user.jwtToken,
-      payload: { hostId, gpuNum: 1, imageId: 'pytorch-2.5.1-py3.12-cu124', chargingRuleId: 1 },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(200);
-    const { instanceId } = created.body.result;
+    const { user, instanceId } = await rentOneGpu(test, hostId, 10_000);
     made.push(instanceId);
 
     // The first process asks the engine for the machine, then dies before it records anything.
@@ -536,6 +518,20 @@ describe.runIf(dockerHost && dockerdControl)('on the Docker driver, the platform
     await sshReady({ host: '127.0.0.1', port: (await rowOf(instanceId)).sshPort ?? 0, password: password.body.result.password });
   });
 });
+
+/** A new user, recharged with `amountFen`, renting one GPU of the host pay-as-you-go through the API. */
+async function rentOneGpu(test: TestApp, hostId: string, amountFen: number) {
+  const user = await registerUser(test);
+  await rechargeThroughSandbox(test, user.jwtToken, amountFen);
+  const created = await call<{ instanceId: string }>(test.app, {
+    method: 'POST',
+    url: '/api/v1/rental',
+    token: user.jwtToken,
+    payload: { hostId, gpuNum: 1, imageId: 'pytorch-2.5.1-py3.12-cu124', chargingRuleId: 1 },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  return { user, instanceId: created.body.result.instanceId };
+}
 
 /** Waits (up to 60 s) for `check` to hold. */
 async function expectSoon(check: () => Promise<boolean>, what: string): Promise<void> {

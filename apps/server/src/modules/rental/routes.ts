@@ -39,7 +39,8 @@ import { PortService, PORT_PROTOCOLS } from './ports.js';
 import { RetentionService } from './retention.js';
 import { RentalService } from './service.js';
 
-const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope, 503: errorEnvelope };
+/** The refusals every instance route may answer with. */
+export const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope, 503: errorEnvelope };
 
 export const instanceIdField = text('实例ID').regex(/^slg-[a-z0-9]{10}$/, '实例ID格式不正确');
 export const hostIdField = text('主机ID').regex(/^[a-z0-9][a-z0-9-]{0,31}$/, '主机ID格式不正确');

@@ -1,6 +1,6 @@
-import { Client, type ClientChannel } from 'ssh2';
+import type { Client, ClientChannel } from 'ssh2';
 import { AppError } from '../../core/errors.js';
-import { TERMINAL_TEXTS, type TerminalTarget } from './terminal.js';
+import { loginAsRoot, type TerminalTarget } from './terminal.js';
 
 /** An SSH connection nobody forwarded through for this long is closed. */
 const IDLE_MS = 5 * 60_000;
@@ -25,17 +25,8 @@ export class SshTunnels {
   }
 
   private connect(key: string, target: TerminalTarget): Promise<Client> {
-    const ready = new Promise<Client>((resolve, reject) => {
-      const client = new Client();
-      client
-        .on('ready', () => resolve(client))
-        .on('error', (error: Error & { level?: string }) => {
-          this.pool.delete(key);
-          reject(new AppError('SERVICE_UNAVAILABLE', error.level === 'client-authentication' ? TERMINAL_TEXTS.loginRefused : TERMINAL_TEXTS.unreachable));
-        })
-        .on('close', () => this.pool.delete(key))
-        .connect({ host: target.host, port: target.port, username: 'root', password: target.password, readyTimeout: 15_000, tryKeyboard: false, keepaliveInterval: 30_000 });
-    });
+    const ready = loginAsRoot(target, () => this.pool.delete(key));
+    ready.catch(() => this.pool.delete(key));
     this.pool.set(key, { ready, lastUsed: Date.now() });
     return ready;
   }

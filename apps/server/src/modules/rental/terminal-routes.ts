@@ -4,12 +4,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { WebSocket } from 'ws';
 import type { AppDeps } from '../../deps.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
-import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
+import { envelopeOf, ok } from '../../http/envelope.js';
 import { AppError } from '../../core/errors.js';
 import { IDLE_CLOSE_MS, openShell, SESSION_CHECK_MS, TERMINAL_TEXTS, TerminalService } from './terminal.js';
-import { instanceIdField } from './routes.js';
+import { errors, instanceIdField } from './routes.js';
 
-const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope, 503: errorEnvelope };
 const tags = ['容器实例'];
 
 const TERMINAL_CLOSE = TERMINAL_CLOSE_CODES;

@@ -29,7 +29,8 @@ export const TERMINAL_TEXTS = {
   stopped: '实例已不在运行，终端已关闭',
 } as const;
 
-interface TicketClaims {
+/** What a terminal ticket and a tools cookie hold, sealed with the server's secret. */
+export interface ToolClaims {
   /** The instance id. */
   i: string;
   /** The user who asked. */
@@ -65,9 +66,27 @@ export class TerminalService {
 
   async ticket(principal: Principal, instanceId: string): Promise<{ ticket: string; expiresAt: string }> {
     await this.assertOpenable(principal, instanceId);
-    const expires = this.deps.now().getTime() + TICKET_SECONDS * 1000;
-    const claims: TicketClaims = { i: instanceId, u: principal.userId, s: principal.sessionId, e: expires };
-    return { ticket: sealText(this.deps.config.jwtSecret, TICKET_PURPOSE, JSON.stringify(claims)), expiresAt: new Date(expires).toISOString() };
+    const { sealed, expires } = this.seal(principal, instanceId, TICKET_PURPOSE, TICKET_SECONDS);
+    return { ticket: sealed, expiresAt: new Date(expires).toISOString() };
+  }
+
+  /** Claims for the caller on an instance, sealed under `purpose`, valid `seconds`. */
+  seal(principal: Principal, instanceId: string, purpose: string, seconds: number): { sealed: string; expires: number } {
+    const expires = this.deps.now().getTime() + seconds * 1000;
+    const claims: ToolClaims = { i: instanceId, u: principal.userId, s: principal.sessionId, e: expires };
+    return { sealed: sealText(this.deps.config.jwtSecret, purpose, JSON.stringify(claims)), expires };
+  }
+
+  /** The claims sealed under `purpose`, when genuine, unexpired and of a session still signed in; else null. */
+  async unseal(sealed: string, purpose: string): Promise<ToolClaims | null> {
+    let claims: ToolClaims;
+    try {
+      claims = JSON.parse(openText(this.deps.config.jwtSecret, purpose, sealed)) as ToolClaims;
+    } catch {
+      return null;
+    }
+    if (claims.e < this.deps.now().getTime() || !(await this.sessionAlive(claims.s))) return null;
+    return claims;
   }
 
   /** A tool may be opened on one of the caller's instances that runs on a real machine. */
@@ -83,13 +102,8 @@ export class TerminalService {
 
   /** Where a ticket leads: the running instance's SSH address and root password; refused with the words the terminal shows. */
   async open(ticket: string): Promise<TerminalTarget> {
-    let claims: TicketClaims;
-    try {
-      claims = JSON.parse(openText(this.deps.config.jwtSecret, TICKET_PURPOSE, ticket)) as TicketClaims;
-    } catch {
-      throw new AppError('FORBIDDEN', TERMINAL_TEXTS.expired);
-    }
-    if (claims.e < this.deps.now().getTime() || !(await this.sessionAlive(claims.s))) throw new AppError('FORBIDDEN', TERMINAL_TEXTS.expired);
+    const claims = await this.unseal(ticket, TICKET_PURPOSE);
+    if (!claims) throw new AppError('FORBIDDEN', TERMINAL_TEXTS.expired);
     return this.targetOf(claims.i, claims.s);
   }
 
@@ -142,24 +156,35 @@ export async function openShell(target: TerminalTarget, size: { cols: number; ro
   }
 }
 
-function openShellOnce(target: TerminalTarget, size: { cols: number; rows: number }): Promise<{ client: Client; shell: ClientChannel }> {
+/**
+ * Logs into the instance over SSH as root with the platform's copy of the password; a refused login
+ * and an unreachable machine are told apart in words the user can act on. `onClose` runs when the
+ * connection ends, whoever ends it.
+ */
+export function loginAsRoot(target: TerminalTarget, onClose?: () => void): Promise<Client> {
   return new Promise((resolve, reject) => {
     const client = new Client();
     client
-      .on('ready', () => {
-        client.shell({ term: 'xterm-256color', cols: size.cols, rows: size.rows }, (error, shell) => {
-          if (error) {
-            client.end();
-            reject(new AppError('SERVICE_UNAVAILABLE', TERMINAL_TEXTS.unreachable));
-            return;
-          }
-          shell.on('close', () => client.end());
-          resolve({ client, shell });
-        });
-      })
+      .on('ready', () => resolve(client))
       .on('error', (error: Error & { level?: string }) => {
         reject(new AppError('SERVICE_UNAVAILABLE', error.level === 'client-authentication' ? TERMINAL_TEXTS.loginRefused : TERMINAL_TEXTS.unreachable));
       })
+      .on('close', () => onClose?.())
       .connect({ host: target.host, port: target.port, username: 'root', password: target.password, readyTimeout: 15_000, tryKeyboard: false, keepaliveInterval: 30_000 });
+  });
+}
+
+async function openShellOnce(target: TerminalTarget, size: { cols: number; rows: number }): Promise<{ client: Client; shell: ClientChannel }> {
+  const client = await loginAsRoot(target);
+  return new Promise((resolve, reject) => {
+    client.shell({ term: 'xterm-256color', cols: size.cols, rows: size.rows }, (error, shell) => {
+      if (error) {
+        client.end();
+        reject(new AppError('SERVICE_UNAVAILABLE', TERMINAL_TEXTS.unreachable));
+        return;
+      }
+      shell.on('close', () => client.end());
+      resolve({ client, shell });
+    });
   });
 }

@@ -7,9 +7,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { AppDeps } from '../../deps.js';
 import { AppError } from '../../core/errors.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
-import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
-import { openText, sealText } from '../../lib/crypto.js';
-import { instanceIdField } from './routes.js';
+import { envelopeOf, ok } from '../../http/envelope.js';
+import { errors, instanceIdField } from './routes.js';
 import { SshTunnels } from './ssh-tunnels.js';
 import { TerminalService, type TerminalTarget } from './terminal.js';
 
@@ -29,13 +28,6 @@ export const TOOLS_TEXTS = {
 /** The path of Jupyter of an instance on the platform's gateway. */
 export function jupyterPath(instanceId: string): string {
   return `/tools/${instanceId}/jupyter/`;
-}
-
-interface CookieClaims {
-  i: string;
-  u: number;
-  s: string;
-  e: number;
 }
 
 function cookiesNamed(header: string | undefined, name: string): string[] {
@@ -90,14 +82,13 @@ export class ToolsGateway {
   private readonly terminals: TerminalService;
   private readonly targets = new WeakMap<FastifyRequest, TerminalTarget>();
 
-  constructor(private readonly deps: AppDeps) {
+  constructor(deps: AppDeps) {
     this.terminals = new TerminalService(deps);
   }
 
   async openSession(principal: Parameters<TerminalService['assertOpenable']>[0], instanceId: string, secure: boolean): Promise<{ cookie: string; jupyterUrl: string }> {
     await this.terminals.assertOpenable(principal, instanceId);
-    const claims: CookieClaims = { i: instanceId, u: principal.userId, s: principal.sessionId, e: this.deps.now().getTime() + COOKIE_SECONDS * 1000 };
-    const value = encodeURIComponent(sealText(this.deps.config.jwtSecret, COOKIE_PURPOSE, JSON.stringify(claims)));
+    const value = encodeURIComponent(this.terminals.seal(principal, instanceId, COOKIE_PURPOSE, COOKIE_SECONDS).sealed);
     const cookie = `${COOKIE}=${value}; Path=/tools/${instanceId}/; Max-Age=${COOKIE_SECONDS}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
     return { cookie, jupyterUrl: jupyterPath(instanceId) };
   }
@@ -105,15 +96,9 @@ export class ToolsGateway {
   /** Lets the request through when it carries this instance's cookie of a live session and the machine runs (403 otherwise). */
   async authorize(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     const instanceId = (request.params as { instanceId?: string }).instanceId ?? '';
-    const now = this.deps.now().getTime();
     for (const sealed of cookiesNamed(request.headers.cookie, COOKIE)) {
-      let claims: CookieClaims;
-      try {
-        claims = JSON.parse(openText(this.deps.config.jwtSecret, COOKIE_PURPOSE, sealed)) as CookieClaims;
-      } catch {
-        continue;
-      }
-      if (claims.i !== instanceId || claims.e < now || !(await this.terminals.sessionAlive(claims.s))) continue;
+      const claims = await this.terminals.unseal(sealed, COOKIE_PURPOSE);
+      if (!claims || claims.i !== instanceId) continue;
       try {
         this.targets.set(request, await this.terminals.targetOf(instanceId, claims.s));
         return;
@@ -224,7 +209,6 @@ export function toolsGatewayRoutes(gateway: ToolsGateway) {
 /** `POST /rental/tools/session`: the cookie that opens an instance's tools in this browser. */
 export function toolsSessionRoutes(deps: AppDeps, gateway: ToolsGateway): FastifyPluginAsyncZod {
   return async (app) => {
-    const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope, 503: errorEnvelope };
     app.post(
       '/rental/tools/session',
       {
