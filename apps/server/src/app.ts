@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { constants as zlibConstants } from 'node:zlib';
 import compress from '@fastify/compress';
 import { registerSecurityHeaders } from './http/security-headers.js';
@@ -48,6 +48,7 @@ import { uploadRoutes } from './modules/uploads/routes.js';
 import { verificationRoutes } from './modules/verification/routes.js';
 import { verificationAdminRoutes } from './modules/verification/admin-routes.js';
 import { metricsAllowed } from './core/telemetry.js';
+import { SimFleetExporter } from './modules/monitoring/sim-fleet-exporter.js';
 import websocket from '@fastify/websocket';
 import { terminalRoutes } from './modules/rental/terminal-routes.js';
 import { ToolsGateway, toolsGatewayRoutes, toolsSessionRoutes } from './modules/rental/tools-gateway.js';
@@ -158,12 +159,20 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     deps.telemetry.httpRequestDuration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
     done();
   });
+  const refuseMetrics = (reply: FastifyReply) =>
+    reply.status(403).send(failure(ErrorCodes.FORBIDDEN.code, config.metricsToken ? '监控指标需要正确的 METRICS_TOKEN' : '监控指标只对本机开放，远程抓取请设置 METRICS_TOKEN'));
   app.get('/metrics', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (request, reply) => {
-    if (!metricsAllowed(request.headers.authorization, request.ip, config.metricsToken)) {
-      return reply.status(403).send(failure(ErrorCodes.FORBIDDEN.code, config.metricsToken ? '监控指标需要正确的 METRICS_TOKEN' : '监控指标只对本机开放，远程抓取请设置 METRICS_TOKEN'));
-    }
+    if (!metricsAllowed(request.headers.authorization, request.ip, config.metricsToken)) return refuseMetrics(reply);
     return reply.type(deps.telemetry.registry.contentType).send(await deps.telemetry.render());
   });
+  if (deps.compute.driver.name === 'sim') {
+    // The simulated machines under a Docker host exporter's series names (docs/compute.md "Metrics").
+    const simFleet = new SimFleetExporter(deps.database.db, deps.now);
+    app.get('/metrics/sim-fleet', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async (request, reply) => {
+      if (!metricsAllowed(request.headers.authorization, request.ip, config.metricsToken)) return refuseMetrics(reply);
+      return reply.type(simFleet.series.registry.contentType).send(await simFleet.render());
+    });
+  }
   app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ok({ status: 'ok' }));
   app.get('/readyz', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
     try {

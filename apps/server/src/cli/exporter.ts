@@ -19,7 +19,7 @@ export async function serveExporter(options: { engineUrl: string; port: number; 
       return;
     }
     exporter.render().then(
-      (text) => response.writeHead(200, { 'content-type': exporter.registry.contentType }).end(text),
+      (text) => response.writeHead(200, { 'content-type': exporter.series.registry.contentType }).end(text),
       (error: unknown) => response.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' }).end(`Docker 引擎无应答：${error instanceof Error ? error.message : String(error)}\n`),
     );
   });

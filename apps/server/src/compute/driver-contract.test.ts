@@ -1,7 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import Docker from 'dockerode';
 import WsClient from 'ws';
 import { eq } from 'drizzle-orm';
@@ -11,6 +8,7 @@ import { serveExporter } from '../cli/exporter.js';
 import { instances } from '../db/schema/index.js';
 import { Reconciler } from '../modules/rental/reconciler.js';
 import { sshReady, sshRun } from '../../test/ssh.js';
+import { expectSoon, prometheusBinary, prometheusPort, prometheusRequired, startPrometheus } from '../../test/prometheus.js';
 import { DriverError, type ComputeDriver, type MachineSpec, type ObservedMachine } from './driver.js';
 import { registerDockerEngine } from './docker/register.js';
 
@@ -25,8 +23,6 @@ const dockerdControl = process.env.SLG_TEST_DOCKERD_CONTROL;
 if ((!dockerHost || !dockerdControl) && process.env.SLG_REQUIRE_DOCKER_TESTS === '1') {
   throw new Error('SLG_TEST_DOCKER_HOST 或 SLG_TEST_DOCKERD_CONTROL 未设置：CI 必须在真实的 Docker 引擎上运行驱动契约测试');
 }
-/** Debian's Prometheus (`apt-get install prometheus`), for the monitoring test. */
-const prometheusBinary = ['/usr/bin/prometheus'].find((path) => existsSync(path));
 const DOCKER_ENV = { COMPUTE_DRIVER: 'docker', DOCKER_HOST: dockerHost ?? '', DOCKER_GPUS: '4', DOCKER_PUBLIC_ADDRESS: '127.0.0.1', DOCKER_SSH_PORTS: '41000-41999' };
 const registerEngine = (test: TestApp) =>
   registerDockerEngine(test.deps.database.db, { engineUrl: dockerHost ?? '', advertisedGpus: 4, zoneId: undefined, gpuModelId: undefined, publicAddress: '127.0.0.1' });
@@ -272,9 +268,9 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', (subject) => {
  * platform's own /metrics, and the API's charts read it back through PROMETHEUS_URL. In this file so
  * the restart tests below never take the engine away from it.
  */
-describe.runIf(dockerHost && (prometheusBinary || process.env.SLG_REQUIRE_DOCKER_TESTS === '1'))('on the Docker driver, 监控 reads Prometheus and 终端 opens a shell', () => {
+describe.runIf(dockerHost && (prometheusBinary || prometheusRequired))('on the Docker driver, 监控 reads Prometheus and 终端 opens a shell', () => {
   let test: TestApp;
-  let prometheus: ChildProcess | undefined;
+  let prometheus: { stop: () => void } | undefined;
   let exporter: { close: () => Promise<void>; port: number } | undefined;
   let prometheusUrl = '';
   let platformUrl = '';
@@ -283,8 +279,7 @@ describe.runIf(dockerHost && (prometheusBinary || process.env.SLG_REQUIRE_DOCKER
   const engine = () => new Docker({ socketPath: new URL(dockerHost ?? '').pathname });
 
   beforeAll(async () => {
-    if (!prometheusBinary) throw new Error('没有找到 prometheus：CI 必须安装 Debian 的 prometheus 软件包');
-    const port = 42_000 + Math.floor(Math.random() * 900) + 1000;
+    const port = prometheusPort();
     prometheusUrl = `http://127.0.0.1:${port}`;
     test = await createTestApp({ env: { ...DOCKER_ENV, PROMETHEUS_URL: prometheusUrl } });
     test.clock.useRealTime();
@@ -292,21 +287,13 @@ describe.runIf(dockerHost && (prometheusBinary || process.env.SLG_REQUIRE_DOCKER
     const platform = new URL(await listenLocally(test));
     platformUrl = platform.origin;
     exporter = await serveExporter({ engineUrl: dockerHost ?? '', port: 0, host: '127.0.0.1', diskUsageTtlMs: 0 });
-    const directory = mkdtempSync(join(tmpdir(), 'slg-prometheus-'));
-    writeFileSync(
-      join(directory, 'prometheus.yml'),
-      [
-        'global: { scrape_interval: 1s, evaluation_interval: 1s }',
-        'scrape_configs:',
-        `  - { job_name: slg-hosts, static_configs: [{ targets: ["127.0.0.1:${exporter.port}"] }] }`,
-        `  - { job_name: slg-platform, static_configs: [{ targets: ["${platform.host}"] }] }`,
-      ].join('\n'),
-    );
-    prometheus = spawn(prometheusBinary, [`--config.file=${join(directory, 'prometheus.yml')}`, `--storage.tsdb.path=${join(directory, 'data')}`, `--web.listen-address=127.0.0.1:${port}`], { stdio: 'ignore' });
-    await expectSoon(async () => (await fetch(`${prometheusUrl}/-/ready`)).status === 200, 'Prometheus ready');
+    prometheus = await startPrometheus(port, [
+      { job: 'slg-hosts', target: `127.0.0.1:${exporter.port}` },
+      { job: 'slg-platform', target: platform.host },
+    ]);
   });
   afterAll(async () => {
-    prometheus?.kill('SIGTERM');
+    prometheus?.stop();
     await exporter?.close();
     for (const id of made) await test.deps.compute.driver.destroy(id).catch(() => undefined);
     await test?.close();
@@ -531,15 +518,6 @@ async function rentOneGpu(test: TestApp, hostId: string, amountFen: number) {
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   return { user, instanceId: created.body.result.instanceId };
-}
-
-/** Waits (up to 60 s) for `check` to hold. */
-async function expectSoon(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let attempt = 0; attempt < 120; attempt += 1) {
-    if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`${what}: not within 60 s`);
 }
 
 /** The body at `url`, retried for a few seconds while a forwarder or the service behind it comes up. */

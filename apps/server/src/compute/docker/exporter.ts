@@ -1,22 +1,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type Docker from 'dockerode';
-import { Counter, Gauge, Registry } from 'prom-client';
-import { DATA_DISK_MOUNT_PATH } from '@slg/shared';
+import { ContainerSeries, CPU_PERIOD_MICROSECONDS, DATA_DISK_DEVICE, INSTANCE_SERIES_LABEL, SYSTEM_DISK_DEVICE } from '../container-series.js';
 import { INSTANCE_LABEL } from './engines.js';
 import { isServiceForwarder } from './services.js';
 
-/**
- * The label every series of an instance carries: the container's `slg.io/instance-id` label under the
- * name cAdvisor gives Docker labels (`container_label_` + the label with `.`, `/` and `-` as `_`).
- */
-export const INSTANCE_SERIES_LABEL = 'container_label_slg_io_instance_id';
-/** The `device` of the two disks in `container_fs_usage_bytes`: the container's writable layer (system disk) and the data volume. */
-export const SYSTEM_DISK_DEVICE = '/';
-export const DATA_DISK_DEVICE = DATA_DISK_MOUNT_PATH;
 /** `docker system df` walks every layer and volume: once a minute is enough for disk usage. */
 export const DISK_USAGE_TTL_MS = 60_000;
-const CPU_PERIOD_MICROSECONDS = 100_000;
 
 /** What `GET /containers/{id}/stats?stream=false&one-shot=true` answers (the fields read here; cgroup v1 and v2). */
 interface ContainerStats {
@@ -60,54 +50,14 @@ export async function readGpus(): Promise<GpuReading[]> {
  * platform's PromQL (modules/monitoring/prometheus-source.ts) reads exactly these names.
  */
 export class HostExporter {
-  readonly registry = new Registry();
-  private readonly cpuSeconds: Counter<string>;
-  private readonly cpuQuota: Gauge<string>;
-  private readonly cpuPeriod: Gauge<string>;
-  private readonly memoryWorkingSet: Gauge<string>;
-  private readonly memoryUsage: Gauge<string>;
-  private readonly memoryLimit: Gauge<string>;
-  private readonly networkReceived: Counter<string>;
-  private readonly networkTransmitted: Counter<string>;
-  private readonly fsReads: Counter<string>;
-  private readonly fsWrites: Counter<string>;
-  private readonly fsUsage: Gauge<string>;
-  private readonly gpuUtil: Gauge<string>;
-  private readonly gpuMemory: Gauge<string>;
-  private readonly gpuTemperature: Gauge<string>;
-  private readonly gpuPower: Gauge<string>;
+  readonly series = new ContainerSeries();
   private diskUsage: { at: number; sizes: Promise<{ system: Map<string, number>; volumes: Map<string, number> }> } | undefined;
   private readonly limits = new Map<string, { quota: number; memory: number }>();
 
   constructor(
     private readonly docker: Docker,
     private readonly options: { gpus?: () => Promise<GpuReading[]>; diskUsageTtlMs?: number } = {},
-  ) {
-    const registers = [this.registry];
-    const container = [INSTANCE_SERIES_LABEL, 'name'];
-    this.cpuSeconds = new Counter({ name: 'container_cpu_usage_seconds_total', help: 'Cumulative CPU time consumed (seconds)', labelNames: container, registers });
-    this.cpuQuota = new Gauge({ name: 'container_spec_cpu_quota', help: 'CPU quota of the container (microseconds per period)', labelNames: container, registers });
-    this.cpuPeriod = new Gauge({ name: 'container_spec_cpu_period', help: 'CPU period of the container (microseconds)', labelNames: container, registers });
-    this.memoryWorkingSet = new Gauge({ name: 'container_memory_working_set_bytes', help: 'Memory in use, without inactive file cache (what docker stats shows)', labelNames: container, registers });
-    this.memoryUsage = new Gauge({ name: 'container_memory_usage_bytes', help: 'Memory in use, file cache included', labelNames: container, registers });
-    this.memoryLimit = new Gauge({ name: 'container_spec_memory_limit_bytes', help: 'Memory limit of the container', labelNames: container, registers });
-    const network = [...container, 'interface'];
-    this.networkReceived = new Counter({ name: 'container_network_receive_bytes_total', help: 'Bytes received', labelNames: network, registers });
-    this.networkTransmitted = new Counter({ name: 'container_network_transmit_bytes_total', help: 'Bytes sent', labelNames: network, registers });
-    this.fsReads = new Counter({ name: 'container_fs_reads_bytes_total', help: 'Bytes read from block devices', labelNames: container, registers });
-    this.fsWrites = new Counter({ name: 'container_fs_writes_bytes_total', help: 'Bytes written to block devices', labelNames: container, registers });
-    this.fsUsage = new Gauge({
-      name: 'container_fs_usage_bytes',
-      help: `Disk used: device="${SYSTEM_DISK_DEVICE}" the system disk (writable layer), device="${DATA_DISK_DEVICE}" the data volume`,
-      labelNames: [...container, 'device'],
-      registers,
-    });
-    const gpu = ['gpu', INSTANCE_SERIES_LABEL];
-    this.gpuUtil = new Gauge({ name: 'DCGM_FI_DEV_GPU_UTIL', help: 'GPU utilisation (%)', labelNames: gpu, registers });
-    this.gpuMemory = new Gauge({ name: 'DCGM_FI_DEV_FB_USED', help: 'GPU framebuffer memory used (MiB)', labelNames: gpu, registers });
-    this.gpuTemperature = new Gauge({ name: 'DCGM_FI_DEV_GPU_TEMP', help: 'GPU temperature (°C)', labelNames: gpu, registers });
-    this.gpuPower = new Gauge({ name: 'DCGM_FI_DEV_POWER_USAGE', help: 'GPU power draw (W)', labelNames: gpu, registers });
-  }
+  ) {}
 
   /** Sizes of writable layers and volumes, from one `docker system df` a minute. */
   private async disks(): Promise<{ system: Map<string, number>; volumes: Map<string, number> }> {
@@ -140,7 +90,8 @@ export class HostExporter {
 
   /** Reads every running instance container and GPU now; the exposition text of one scrape. */
   async render(): Promise<string> {
-    this.registry.resetMetrics();
+    const series = this.series;
+    series.reset();
     const listed = await this.docker.listContainers({ filters: { label: [INSTANCE_LABEL], status: ['running'] } });
     const machines = listed.filter((item) => !isServiceForwarder(item.Labels) && !item.Labels['slg.io/copy-task']);
     const [disks, gpus] = await Promise.all([this.disks().catch(() => undefined), (this.options.gpus ?? readGpus)()]);
@@ -155,36 +106,36 @@ export class HostExporter {
           this.limitsOf(item.Id),
         ]).catch(() => [undefined, undefined] as const);
         if (!stats || !limits) return;
-        this.cpuSeconds.inc(labels, (stats.cpu_stats?.cpu_usage?.total_usage ?? 0) / 1e9);
-        this.cpuQuota.set(labels, limits.quota);
-        this.cpuPeriod.set(labels, CPU_PERIOD_MICROSECONDS);
+        series.cpuSeconds.inc(labels, (stats.cpu_stats?.cpu_usage?.total_usage ?? 0) / 1e9);
+        series.cpuQuota.set(labels, limits.quota);
+        series.cpuPeriod.set(labels, CPU_PERIOD_MICROSECONDS);
         const memory = stats.memory_stats ?? {};
         const inactiveFile = memory.stats?.inactive_file ?? memory.stats?.total_inactive_file ?? 0;
-        this.memoryUsage.set(labels, memory.usage ?? 0);
-        this.memoryWorkingSet.set(labels, Math.max(0, (memory.usage ?? 0) - inactiveFile));
-        this.memoryLimit.set(labels, limits.memory || (memory.limit ?? 0));
+        series.memoryUsage.set(labels, memory.usage ?? 0);
+        series.memoryWorkingSet.set(labels, Math.max(0, (memory.usage ?? 0) - inactiveFile));
+        series.memoryLimit.set(labels, limits.memory || (memory.limit ?? 0));
         for (const [name, counters] of Object.entries(stats.networks ?? {})) {
-          this.networkReceived.inc({ ...labels, interface: name }, counters.rx_bytes);
-          this.networkTransmitted.inc({ ...labels, interface: name }, counters.tx_bytes);
+          series.networkReceived.inc({ ...labels, interface: name }, counters.rx_bytes);
+          series.networkTransmitted.inc({ ...labels, interface: name }, counters.tx_bytes);
         }
         const io = stats.blkio_stats?.io_service_bytes_recursive ?? [];
-        this.fsReads.inc(labels, io.filter((entry) => entry.op.toLowerCase() === 'read').reduce((sum, entry) => sum + entry.value, 0));
-        this.fsWrites.inc(labels, io.filter((entry) => entry.op.toLowerCase() === 'write').reduce((sum, entry) => sum + entry.value, 0));
+        series.fsReads.inc(labels, io.filter((entry) => entry.op.toLowerCase() === 'read').reduce((sum, entry) => sum + entry.value, 0));
+        series.fsWrites.inc(labels, io.filter((entry) => entry.op.toLowerCase() === 'write').reduce((sum, entry) => sum + entry.value, 0));
         if (disks) {
-          this.fsUsage.set({ ...labels, device: SYSTEM_DISK_DEVICE }, disks.system.get(item.Id) ?? 0);
+          series.fsUsage.set({ ...labels, device: SYSTEM_DISK_DEVICE }, disks.system.get(item.Id) ?? 0);
           const volume = disks.volumes.get(`${instanceId}-data`);
-          if (volume !== undefined) this.fsUsage.set({ ...labels, device: DATA_DISK_DEVICE }, volume);
+          if (volume !== undefined) series.fsUsage.set({ ...labels, device: DATA_DISK_DEVICE }, volume);
         }
       }),
     );
     for (const gpu of gpus) {
       const labels = { gpu: String(gpu.index), [INSTANCE_SERIES_LABEL]: holders.get(gpu.index) ?? '' };
-      this.gpuUtil.set(labels, gpu.utilisation);
-      this.gpuMemory.set(labels, gpu.memoryUsedMiB);
-      this.gpuTemperature.set(labels, gpu.temperature);
-      this.gpuPower.set(labels, gpu.powerWatts);
+      series.gpuUtil.set(labels, gpu.utilisation);
+      series.gpuMemory.set(labels, gpu.memoryUsedMiB);
+      series.gpuTemperature.set(labels, gpu.temperature);
+      series.gpuPower.set(labels, gpu.powerWatts);
     }
     for (const id of this.limits.keys()) if (!listed.some((item) => item.Id === id)) this.limits.delete(id);
-    return this.registry.metrics();
+    return series.render();
   }
 }

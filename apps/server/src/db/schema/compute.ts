@@ -196,6 +196,8 @@ export const instances = pgTable(
     index('instances_disk_meter_idx').on(t.diskMeterStartedAt).where(sql`${t.diskMeterStartedAt} is not null`),
     index('instances_scheduled_off_idx').on(t.scheduledPowerOffAt).where(sql`${t.scheduledPowerOffAt} is not null`),
     index('instances_disk_resize_pending_idx').on(t.id).where(sql`${t.dataDiskResizePending}`),
+    // The machines running now: the simulated fleet's /metrics/sim-fleet reads them at every scrape.
+    index('instances_running_idx').on(t.id).where(sql`${t.status} in ('PoweredOn', 'PoweredOnNoGPU') and ${t.releasedAt} is null`),
     check('instances_gpu', sql`${t.gpuNum} >= 1 and ${t.gpuHeld} >= 0 and ${t.gpuHeld} <= ${t.gpuNum}`),
     check('instances_run', sql`${t.runChargedFen} >= 0 and ${t.runRateFen} >= 0`),
   ],

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { asc, eq } from 'drizzle-orm';
-import { NO_PERMISSIONS, type PermissionMap } from '@slg/shared';
+import { NO_PERMISSIONS, SYSTEM_DISK_GB, type PermissionMap } from '@slg/shared';
 import { call, createTestApp, loginToken, rechargeThroughSandbox, registerUser, settleMachines, type TestApp } from '../../../test/helpers.js';
 import { instanceEvents, instances, users, wallets } from '../../db/schema/index.js';
 import { SessionService } from '../auth/sessions.js';
 import type { MetricAnswer } from './service.js';
-import { runIntervals, SIM_SYSTEM_DISK_GB } from './sim-source.js';
+import { runIntervals } from './sim-source.js';
 
 let t: TestApp;
 const IMAGE = 'pytorch-2.5.1-py3.12-cu124';
@@ -124,14 +124,14 @@ describe('instance monitoring on the simulated fleet', () => {
     expect(new Set(await one('CPU_COUNT'))).toEqual(new Set([32]));
     expect(new Set(await one('MEMORY_COUNT'))).toEqual(new Set([180]));
     expect(new Set(await one('PVC_CAPACITY'))).toEqual(new Set([50]));
-    expect(new Set(await one('SYS_DISK_COUNT'))).toEqual(new Set([SIM_SYSTEM_DISK_GB]));
+    expect(new Set(await one('SYS_DISK_COUNT'))).toEqual(new Set([SYSTEM_DISK_GB]));
     const memory = await one('MEMORY');
     expect(memory.length).toBe(11);
     expect(memory.every((value) => value > 0 && value < 180)).toBe(true);
     const cpu = await one('CPU');
     expect(cpu.every((value) => value >= 0 && value <= 100)).toBe(true);
     const system = await one('SYS_DISK_USAGE');
-    expect(system.every((value) => value > 5 && value < SIM_SYSTEM_DISK_GB)).toBe(true);
+    expect(system.every((value) => value > 5 && value < SYSTEM_DISK_GB)).toBe(true);
     // No file storage is mounted into the machines.
     expect(await series(user.jwtToken, instanceId, 'PVC_SHARE_USAGE', end - 600, end)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MONITOR_METRICS, SYSTEM_DISK_GB, type MonitorMetricValue } from '@slg/shared';
-import { DATA_DISK_DEVICE, INSTANCE_SERIES_LABEL, SYSTEM_DISK_DEVICE } from '../../compute/docker/exporter.js';
+import { DATA_DISK_DEVICE, INSTANCE_SERIES_LABEL, SYSTEM_DISK_DEVICE } from '../../compute/container-series.js';
 import { MetricsUnavailableError, type MetricRange, type MetricSeries, type MetricsSource, type MonitoredInstance } from './metrics-source.js';
 
 const GIB = 1024 ** 3;

@@ -1,11 +1,9 @@
 import { and, asc, eq, isNotNull, lte } from 'drizzle-orm';
-import { MONITOR_METRICS, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, type GpuMode, type MonitorMetricValue } from '@slg/shared';
+import { MONITOR_METRICS, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, SYSTEM_DISK_GB, type GpuMode, type MonitorMetricValue } from '@slg/shared';
 import type { Database } from '../../db/client.js';
 import { instanceEvents } from '../../db/schema/index.js';
 import { evaluationTimes, type MetricRange, type MetricSeries, type MetricsSource, type MonitoredInstance } from './metrics-source.js';
 
-/** The system disk of a simulated machine (GB): the image plus what the user installs outside the data disk. */
-export const SIM_SYSTEM_DISK_GB = 30;
 /** System-disk usage of an image the platform knows no size of (a private image). */
 const UNKNOWN_IMAGE_GB = 12;
 
@@ -89,7 +87,7 @@ const round = (value: number, digits: number) => Math.round(value * 10 ** digits
 // ---- the simulated workload ----------------------------------------------------------------------
 
 /** The seeds of one instance's curves: the same instance always gets the same workload. */
-class Workload {
+export class Workload {
   private readonly seed: number;
 
   constructor(instanceId: string) {
@@ -176,67 +174,67 @@ export class SimulatedMetricsSource implements MetricsSource {
       const run = intervals[current];
       if (!run || run.startMs > ms) continue;
       series.forEach((line, gpu) => {
-        const value = this.valueAt(metric, instance, workload, run, intervals, seconds, gpu);
+        const value = simulatedValue(metric, instance, workload, run, intervals, seconds, gpu);
         if (value !== null) line.points.push([seconds, value]);
       });
     }
     return series;
   }
+}
 
-  /** The metric at one time of a run; null where it has no value (GPU metrics in no-GPU mode). */
-  private valueAt(
-    metric: Exclude<MonitorMetricValue, 'PVC_SHARE_USAGE'>,
-    instance: MonitoredInstance,
-    workload: Workload,
-    run: RunInterval,
-    intervals: readonly RunInterval[],
-    seconds: number,
-    gpu: number,
-  ): number | null {
-    const withGpus = run.mode === 'gpu';
-    const activity = workload.activity(seconds, run);
-    const memoryTotal = withGpus ? instance.memoryGbPerGpu * instance.gpuNum : NO_GPU_MEMORY_GB;
-    switch (metric) {
-      case 'GPU': {
-        if (!withGpus) return null;
-        // Data-parallel training: the GPUs move together, each with its own wobble.
-        const shared = workload.curve('gpu', seconds, 600);
-        const own = workload.curve(`gpu-${gpu}`, seconds, 180);
-        const busy = 62 + 34 * (0.7 * shared + 0.3 * own) + 6 * workload.jitter(`gpu-jitter-${gpu}`, seconds);
-        const idle = 1.5 * (workload.jitter(`gpu-idle-${gpu}`, seconds) + 0.5);
-        return round(clamp(activity * busy + (1 - activity) * idle, 0, 100), 1);
-      }
-      case 'CPU': {
-        const busy = 18 + 22 * workload.curve('cpu', seconds, 900);
-        return round(clamp(3 + activity * busy + 3 * workload.jitter('cpu-jitter', seconds), 0, 100), 1);
-      }
-      case 'MEMORY': {
-        const share = 0.06 + activity * (0.25 + 0.35 * workload.curve('memory', seconds, 3600)) + 0.01 * workload.jitter('memory-jitter', seconds);
-        return round(memoryTotal * clamp(share, 0.02, 0.95), 2);
-      }
-      case 'MEMORY_COUNT':
-        return memoryTotal;
-      case 'CPU_COUNT':
-        return withGpus ? instance.cpuPerGpu * instance.gpuNum : NO_GPU_CPU_CORES;
-      case 'GPU_COUNT':
-        return withGpus ? instance.gpuNum : 0;
-      case 'PVC_CAPACITY':
-        return instance.dataDiskGb;
-      case 'PVC_USAGE': {
-        // Datasets and checkpoints pile up with running time, fast at first, then levelling off.
-        const hours = runHoursBefore(intervals, seconds * 1000);
-        const fill = 0.3 + 0.5 * workload.trait('data-fill');
-        const pace = 24 + 72 * workload.trait('data-pace');
-        return round(instance.dataDiskGb * Math.min(0.95, 0.01 + fill * (1 - Math.exp(-hours / pace))), 2);
-      }
-      case 'SYS_DISK_COUNT':
-        return SIM_SYSTEM_DISK_GB;
-      case 'SYS_DISK_USAGE': {
-        const hours = runHoursBefore(intervals, seconds * 1000);
-        const base = (instance.imageSizeGb ?? UNKNOWN_IMAGE_GB) + 0.3;
-        const installed = (2 + 4 * workload.trait('system-fill')) * (1 - Math.exp(-hours / 48));
-        return round(Math.min(SIM_SYSTEM_DISK_GB * 0.95, base + installed), 2);
-      }
+/** The metric at one time of a run; null where it has no value (GPU metrics in no-GPU mode). */
+export function simulatedValue(
+  metric: Exclude<MonitorMetricValue, 'PVC_SHARE_USAGE'>,
+  instance: MonitoredInstance,
+  workload: Workload,
+  run: RunInterval,
+  intervals: readonly RunInterval[],
+  seconds: number,
+  gpu: number,
+): number | null {
+  const withGpus = run.mode === 'gpu';
+  const activity = workload.activity(seconds, run);
+  const memoryTotal = withGpus ? instance.memoryGbPerGpu * instance.gpuNum : NO_GPU_MEMORY_GB;
+  switch (metric) {
+    case 'GPU': {
+      if (!withGpus) return null;
+      // Data-parallel training: the GPUs move together, each with its own wobble.
+      const shared = workload.curve('gpu', seconds, 600);
+      const own = workload.curve(`gpu-${gpu}`, seconds, 180);
+      const busy = 62 + 34 * (0.7 * shared + 0.3 * own) + 6 * workload.jitter(`gpu-jitter-${gpu}`, seconds);
+      const idle = 1.5 * (workload.jitter(`gpu-idle-${gpu}`, seconds) + 0.5);
+      return round(clamp(activity * busy + (1 - activity) * idle, 0, 100), 1);
+    }
+    case 'CPU': {
+      const busy = 18 + 22 * workload.curve('cpu', seconds, 900);
+      return round(clamp(3 + activity * busy + 3 * workload.jitter('cpu-jitter', seconds), 0, 100), 1);
+    }
+    case 'MEMORY': {
+      const share = 0.06 + activity * (0.25 + 0.35 * workload.curve('memory', seconds, 3600)) + 0.01 * workload.jitter('memory-jitter', seconds);
+      return round(memoryTotal * clamp(share, 0.02, 0.95), 2);
+    }
+    case 'MEMORY_COUNT':
+      return memoryTotal;
+    case 'CPU_COUNT':
+      return withGpus ? instance.cpuPerGpu * instance.gpuNum : NO_GPU_CPU_CORES;
+    case 'GPU_COUNT':
+      return withGpus ? instance.gpuNum : 0;
+    case 'PVC_CAPACITY':
+      return instance.dataDiskGb;
+    case 'PVC_USAGE': {
+      // Datasets and checkpoints pile up with running time, fast at first, then levelling off.
+      const hours = runHoursBefore(intervals, seconds * 1000);
+      const fill = 0.3 + 0.5 * workload.trait('data-fill');
+      const pace = 24 + 72 * workload.trait('data-pace');
+      return round(instance.dataDiskGb * Math.min(0.95, 0.01 + fill * (1 - Math.exp(-hours / pace))), 2);
+    }
+    case 'SYS_DISK_COUNT':
+      return SYSTEM_DISK_GB;
+    case 'SYS_DISK_USAGE': {
+      const hours = runHoursBefore(intervals, seconds * 1000);
+      const base = (instance.imageSizeGb ?? UNKNOWN_IMAGE_GB) + 0.3;
+      const installed = (2 + 4 * workload.trait('system-fill')) * (1 - Math.exp(-hours / 48));
+      return round(Math.min(SYSTEM_DISK_GB * 0.95, base + installed), 2);
     }
   }
 }

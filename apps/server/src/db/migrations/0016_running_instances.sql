@@ -1,0 +1,1 @@
+CREATE INDEX "instances_running_idx" ON "instances" USING btree ("id") WHERE "instances"."status" in ('PoweredOn', 'PoweredOnNoGPU') and "instances"."released_at" is null;
