@@ -5,12 +5,14 @@ import { join } from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import Docker from 'dockerode';
 import { sshReady, sshRun } from '../../apps/server/test/ssh.js';
+import { prometheusPort, startPrometheus } from '../../apps/server/test/prometheus.js';
 import { E2E_JWT_SECRET, E2E_PORT } from '../playwright.config.js';
 import { DEFAULT_PASSWORD, freshPhone, registerByApi, signInWithPassword, storedSession } from './fixtures.js';
 
 /**
  * The platform on real machines: a second server with COMPUTE_DRIVER=docker on the engine CI starts
- * (SLG_TEST_DOCKER_HOST), rented from in Chromium and logged into over SSH. Without an engine the
+ * (SLG_TEST_DOCKER_HOST), rented from in Chromium and logged into over SSH, its 监控 read from Debian's
+ * Prometheus scraping the host exporter (`npm run exporter`). Without an engine the
  * file is skipped, except where SLG_REQUIRE_DOCKER_TESTS says one must be there (CI).
  */
 const engineUrl = process.env.SLG_TEST_DOCKER_HOST;
@@ -22,9 +24,17 @@ test.skip(!engineUrl, 'no Docker engine (SLG_TEST_DOCKER_HOST)');
 test.use({ baseURL });
 
 let server: ChildProcess | undefined;
+let exporter: ChildProcess | undefined;
+let prometheus: { stop: () => void } | undefined;
+const EXPORTER_PORT = E2E_PORT + 2;
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
+  const prometheusAt = prometheusPort();
+  exporter = spawn('npx', ['tsx', '../apps/server/src/cli/exporter.ts'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, DOCKER_HOST: engineUrl, EXPORTER_PORT: String(EXPORTER_PORT), EXPORTER_HOST: '127.0.0.1' },
+  });
   server = spawn('node', ['../scripts/start.mjs'], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
@@ -44,12 +54,20 @@ test.beforeAll(async () => {
       DOCKER_GPUS: '2',
       DOCKER_PUBLIC_ADDRESS: '127.0.0.1',
       DOCKER_SSH_PORTS: '43000-43999',
+      PROMETHEUS_URL: `http://127.0.0.1:${prometheusAt}`,
     },
   });
   await expect.poll(async () => (await fetch(`${baseURL}/readyz`).catch(() => null))?.status ?? 0, { timeout: 170_000, intervals: [500] }).toBe(200);
+  await expect.poll(async () => (await fetch(`http://127.0.0.1:${EXPORTER_PORT}/metrics`).catch(() => null))?.status ?? 0, { timeout: 60_000, intervals: [500] }).toBe(200);
+  prometheus = await startPrometheus(prometheusAt, [
+    { job: 'slg-hosts', target: `127.0.0.1:${EXPORTER_PORT}` },
+    { job: 'slg-platform', target: `127.0.0.1:${DOCKER_PORT}` },
+  ]);
 });
 
 test.afterAll(() => {
+  prometheus?.stop();
+  exporter?.kill('SIGTERM');
   server?.kill('SIGTERM');
 });
 
@@ -67,7 +85,7 @@ interface InstanceView {
   sshCommand: string | null;
 }
 
-test('a real machine: recharge → rent 1 GPU → 运行中 → ssh with the password → Jupyter and 终端 in the browser → change it → power cycles, no-GPU mode and a GPU change keep the data → release removes container and volume', async ({ page, request, browser }) => {
+test('a real machine: recharge → rent 1 GPU → 运行中 → ssh with the password → Jupyter, TensorBoard and 终端 in the browser → 监控 from Prometheus → change it → power cycles, no-GPU mode and a GPU change keep the data → release removes container and volume', async ({ page, request, browser }) => {
   test.setTimeout(240_000);
   const telephone = freshPhone();
   await registerByApi(request, telephone);
@@ -141,6 +159,14 @@ test('a real machine: recharge → rent 1 GPU → 运行中 → ssh with the pas
     await jupyter.close();
   });
 
+  await test.step('快捷工具 › TensorBoard opens its address, which says how to start it where the image has none', async () => {
+    await row.getByRole('button', { name: /快捷工具/ }).click();
+    const [tensorboard] = await Promise.all([page.waitForEvent('popup'), page.getByRole('menuitem', { name: 'TensorBoard' }).click()]);
+    await expect(tensorboard).toHaveURL(new RegExp(`/tools/${id}/tensorboard/`), { timeout: 30_000 });
+    await expect(tensorboard.getByText(`--path_prefix /tools/${id}/tensorboard`)).toBeVisible();
+    await tensorboard.close();
+  });
+
   await test.step('快捷工具 › 终端 runs hostname in the instance, also on a phone', async () => {
     await row.getByRole('button', { name: /快捷工具/ }).click();
     const [terminal] = await Promise.all([page.waitForEvent('popup'), page.getByRole('menuitem', { name: '终端' }).click()]);
@@ -153,6 +179,27 @@ test('a real machine: recharge → rent 1 GPU → 运行中 → ssh with the pas
     await terminal.keyboard.type('exit\n');
     await expect(terminal.getByText('会话已结束')).toBeVisible();
     await terminal.close();
+  });
+
+  await test.step('监控 shows the machine’s CPU rising while `yes` runs in it, read from Prometheus', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const coreChart = await api<{ series: { points: [number, number][] }[] }>(request, token ?? '', 'get', `/prometheus/query/metric?instanceId=${id}&metric=CPU_COUNT&start=${now - 300}&end=${now}&step=15`);
+    const cores = coreChart.series[0]?.points.at(-1)?.[1] ?? 0;
+    expect(cores).toBeGreaterThan(0);
+    await row.getByRole('link', { name: '监控' }).click();
+    await expect(page).toHaveURL(new RegExp(`/instance-monitoring\\?instanceId=${id}`));
+    const cpuNow = page.locator('.slg-monitor-card').filter({ hasText: 'CPU 利用率' }).locator('.slg-monitor-latest');
+    const cpuPercent = async () => {
+      await page.reload();
+      return Number(/当前 ([\d.]+)%/.exec((await cpuNow.textContent({ timeout: 15_000 })) ?? '')?.[1] ?? Number.NaN);
+    };
+    await expect.poll(cpuPercent, { timeout: 60_000, intervals: [3_000] }).toBeLessThan(100 / cores / 2);
+    expect(await sshRun({ ...address, password: await passwordOf() }, 'nohup yes > /dev/null 2>&1 & echo started')).toBe('started');
+    // One core of the instance's share busy: the chart climbs as Prometheus's one-minute rate takes it in.
+    await expect.poll(cpuPercent, { timeout: 120_000, intervals: [5_000] }).toBeGreaterThan(100 / cores / 2);
+    expect(await sshRun({ ...address, password: await passwordOf() }, 'pkill yes; echo stopped')).toBe('stopped');
+    await page.goBack();
+    await expect(row.getByText('运行中', { exact: true })).toBeVisible();
   });
 
   await test.step('another account gets 403 from the instance’s Jupyter and no terminal', async () => {

@@ -397,6 +397,33 @@ describe.runIf(dockerHost && (prometheusBinary || prometheusRequired))('on the D
     channel.close();
   }, 180_000);
 
+  it('relays TensorBoard’s address to its port under its path prefix, and says how to start it where the image has none', async () => {
+    const { user, instanceId } = await rentRunning();
+    const base = `${platformUrl}/tools/${instanceId}/tensorboard/`;
+    expect((await fetch(base)).status).toBe(403);
+    const session = await call<{ jupyterUrl: string; tensorboardUrl: string }>(test.app, { method: 'POST', url: '/api/v1/rental/tools/session', token: user.jwtToken, payload: { instanceId } });
+    expect(session.body.result.tensorboardUrl).toBe(`/tools/${instanceId}/tensorboard/`);
+    const login = await test.app.inject({ method: 'POST', url: '/api/v1/rental/tools/session', headers: { authorization: `Bearer ${user.jwtToken}` }, payload: { instanceId } });
+    const cookie = String(login.headers['set-cookie']).split(';')[0] ?? '';
+
+    // Debian has no TensorBoard, so neither has the base image: the page names the command that starts it.
+    const missing = await fetch(base, { headers: { cookie } });
+    expect(missing.status).toBe(502);
+    expect(await missing.text()).toContain(`TensorBoard 未运行：镜像带有 tensorboard 时，实例开机即自动启动并读取 /root/tf-logs 中的日志`);
+    const container = engine().getContainer(instanceId);
+    const check = await container.exec({ Cmd: ['test', '-d', '/root/tf-logs'] });
+    await check.start({ Detach: true });
+    await expectSoon(async () => (await check.inspect()).ExitCode === 0, 'the log folder made at boot');
+
+    // What an image with TensorBoard serves there, stood in for by a plain HTTP server on its port and prefix.
+    const folder = `/tmp/tb/tools/${instanceId}/tensorboard`;
+    const serve = await container.exec({
+      Cmd: ['/bin/sh', '-c', `mkdir -p ${folder} && echo "scalars of $(hostname)" > ${folder}/index.html && exec python3 -m http.server 6006 --bind 127.0.0.1 --directory /tmp/tb`],
+    });
+    await serve.start({ Detach: true });
+    await expectSoon(async () => (await (await fetch(base, { headers: { cookie } })).text()).trim() === `scalars of ${instanceId}`, 'the page on port 6006 through the gateway');
+  }, 120_000);
+
   it('shows a machine’s CPU rising while `yes` runs in it, memory and disk as the engine reports them, and scrapes the platform', async () => {
     const { user, instanceId } = await rentRunning();
 

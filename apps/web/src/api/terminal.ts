@@ -1,6 +1,6 @@
 /**
  * 快捷工具: whether instances here have a shell (simulated ones do not), a one-minute ticket that opens
- * 终端 over the WebSocket `GET /api/v1/rental/terminal`, and the session cookie that opens Jupyter.
+ * 终端 over the WebSocket `GET /api/v1/rental/terminal`, and the session cookie that opens Jupyter and TensorBoard.
  */
 import { API_BASE, request } from './client';
 
@@ -27,7 +27,12 @@ export function terminalSocketUrl(ticket: string, size: { cols: number; rows: nu
   return `${origin.replace(/^http/, 'ws')}${API_BASE}/rental/terminal?${query.toString()}`;
 }
 
-/** Lets this browser into the instance's tools (a cookie scoped to them); answers where Jupyter is. */
-export function openToolsSession(instanceId: string): Promise<{ jupyterUrl: string }> {
-  return request<{ jupyterUrl: string }>({ method: 'POST', url: '/rental/tools/session', data: { instanceId } });
+export interface ToolAddresses {
+  jupyterUrl: string;
+  tensorboardUrl: string;
+}
+
+/** Lets this browser into the instance's tools (a cookie scoped to them); answers where Jupyter and TensorBoard are. */
+export function openToolsSession(instanceId: string): Promise<ToolAddresses> {
+  return request<ToolAddresses>({ method: 'POST', url: '/rental/tools/session', data: { instanceId } });
 }

@@ -7,19 +7,29 @@ export const DATA_DISK_PATH = '/root/slg-data';
 /** Files the platform leaves in a machine before its first start, applied and removed by the init command. */
 export const FIRST_BOOT_DIR = 'etc/slg';
 
+/** Where the tools of 快捷工具 listen on a machine's loopback (the platform's gateway reaches them over SSH). */
+export const MACHINE_TOOL_PORTS = { jupyter: 8888, tensorboard: 6006 } as const;
+/** Where TensorBoard reads its event files (AutoDL's convention, so renters' habits carry over). */
+export const TENSORBOARD_LOG_DIR = '/root/tf-logs';
+
 /**
- * Jupyter, where the image has it (JupyterLab first, else Debian's notebook): on the machine's loopback
- * only, at port 8888 under `/tools/<instance id>/jupyter/` (the hostname is the instance id), with no
- * token — nothing but root inside the machine and the platform's gateway, over SSH, can reach it
- * (modules/rental/tools-gateway.ts). Its log is /var/log/jupyter.log.
+ * Jupyter, where the image has it (JupyterLab first, else Debian's notebook), and TensorBoard, where the
+ * image has it, reading TENSORBOARD_LOG_DIR: on the machine's loopback only, under
+ * `/tools/<instance id>/<tool>/` (the hostname is the instance id), with no token — nothing but root
+ * inside the machine and the platform's gateway, over SSH, can reach them
+ * (modules/rental/tools-gateway.ts). Their logs are /var/log/jupyter.log and /var/log/tensorboard.log.
  */
 const JUPYTER_OPTIONS = (app: 'ServerApp' | 'NotebookApp') =>
-  `--ip=127.0.0.1 --port=8888 --no-browser --allow-root --notebook-dir=/root --${app}.token= --${app}.password= --${app}.base_url=/tools/$(hostname)/jupyter/ --${app}.allow_remote_access=True`;
-const JUPYTER_START = [
+  `--ip=127.0.0.1 --port=${MACHINE_TOOL_PORTS.jupyter} --no-browser --allow-root --notebook-dir=/root --${app}.token= --${app}.password= --${app}.base_url=/tools/$(hostname)/jupyter/ --${app}.allow_remote_access=True`;
+const TOOLS_START = [
   'if command -v jupyter-lab >/dev/null 2>&1; then',
   `  (nohup jupyter-lab ${JUPYTER_OPTIONS('ServerApp')} >/var/log/jupyter.log 2>&1 &)`,
   'elif command -v jupyter-notebook >/dev/null 2>&1; then',
   `  (nohup jupyter-notebook ${JUPYTER_OPTIONS('NotebookApp')} >/var/log/jupyter.log 2>&1 &)`,
+  'fi',
+  `mkdir -p ${TENSORBOARD_LOG_DIR}`,
+  'if command -v tensorboard >/dev/null 2>&1; then',
+  `  (nohup tensorboard --logdir ${TENSORBOARD_LOG_DIR} --host 127.0.0.1 --port ${MACHINE_TOOL_PORTS.tensorboard} --path_prefix /tools/$(hostname)/tensorboard >/var/log/tensorboard.log 2>&1 &)`,
   'fi',
 ].join('\n');
 
@@ -27,8 +37,8 @@ const JUPYTER_START = [
  * The machine's PID 1, independent of the image's own entrypoint (an operator's image only needs
  * `sshd` and `chpasswd`): on the first boot after create or reset it applies the root password (or,
  * after a reset, the password hash the old system disk had) that the platform left in /etc/slg, then
- * deletes it, so a password changed later survives every restart; it starts Jupyter where the image
- * has it, then runs sshd in the foreground.
+ * deletes it, so a password changed later survives every restart; it starts Jupyter and TensorBoard
+ * where the image has them, then runs sshd in the foreground.
  */
 export const MACHINE_INIT = [
   'set -e',
@@ -38,7 +48,7 @@ export const MACHINE_INIT = [
   'mkdir -p /run/sshd /root/slg-data',
   // Its own host key, made at first boot: ed25519 only, which takes milliseconds where RSA takes seconds.
   "[ -f /etc/ssh/ssh_host_ed25519_key ] || ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/ssh_host_ed25519_key",
-  JUPYTER_START,
+  TOOLS_START,
   'exec /usr/sbin/sshd -D -e -o HostKey=/etc/ssh/ssh_host_ed25519_key -o PermitRootLogin=yes -o PasswordAuthentication=yes',
 ].join('\n');
 

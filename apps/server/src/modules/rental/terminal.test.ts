@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, createTestApp, rechargeThroughSandbox, registerUser, type TestApp } from '../../../test/helpers.js';
 import { TERMINAL_TEXTS } from './terminal.js';
+import { TOOLS_TEXTS } from './tools-gateway.js';
 
 let t: TestApp;
 
@@ -11,8 +12,8 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('终端 on the simulated fleet', () => {
-  it('says simulated machines have no shell, and issues no ticket', async () => {
+describe('快捷工具 on the simulated fleet', () => {
+  it('says simulated machines have no shell, and issues no ticket nor tools cookie', async () => {
     const user = await registerUser(t);
     const available = await call<{ available: boolean; reason: string | null }>(t.app, { method: 'GET', url: '/api/v1/rental/terminal/available', token: user.jwtToken });
     expect(available.body.result).toEqual({ available: false, reason: TERMINAL_TEXTS.simulated });
@@ -26,6 +27,14 @@ describe('终端 on the simulated fleet', () => {
     const ticket = await call(t.app, { method: 'POST', url: '/api/v1/rental/terminal/ticket', token: user.jwtToken, payload: { instanceId: created.body.result.instanceId } });
     expect(ticket.status).toBe(409);
     expect(ticket.body.rspmsg).toBe(TERMINAL_TEXTS.simulated);
+    const tools = await call(t.app, { method: 'POST', url: '/api/v1/rental/tools/session', token: user.jwtToken, payload: { instanceId: created.body.result.instanceId } });
+    expect(tools.status).toBe(409);
+    expect(tools.body.rspmsg).toBe(TERMINAL_TEXTS.simulated);
+    for (const tool of ['jupyter', 'tensorboard']) {
+      const gateway = await t.app.inject({ method: 'GET', url: `/tools/${created.body.result.instanceId}/${tool}/` });
+      expect(gateway.statusCode).toBe(403);
+      expect(gateway.body).toContain(TOOLS_TEXTS.forbidden);
+    }
     expect((await call(t.app, { method: 'GET', url: '/api/v1/rental/terminal/available' })).status).toBe(401);
   });
 });

@@ -19,7 +19,7 @@ export const SESSION_CHECK_MS = 30_000;
 export const IDLE_CLOSE_MS = 30 * 60_000;
 
 export const TERMINAL_TEXTS = {
-  simulated: '模拟的实例没有终端：终端与 Jupyter 只在真实机器（Docker 驱动）上可用',
+  simulated: '模拟的实例没有终端：终端、Jupyter 与 TensorBoard 只在真实机器（Docker 驱动）上可用',
   notRunning: '实例未在运行，开机后才能打开终端',
   expired: '终端链接已失效，请从控制台重新打开',
   loginRefused: '无法以 root 密码登录实例：密码可能已在实例内修改，请在控制台修改密码后重试',

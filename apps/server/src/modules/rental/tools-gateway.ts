@@ -9,26 +9,32 @@ import { AppError } from '../../core/errors.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
 import { envelopeOf, ok } from '../../http/envelope.js';
 import { errors, instanceIdField } from './routes.js';
+import { MACHINE_TOOL_PORTS, TENSORBOARD_LOG_DIR } from '../../compute/docker/machine-files.js';
 import { SshTunnels } from './ssh-tunnels.js';
 import { TerminalService, type TerminalTarget } from './terminal.js';
 
-/** Where Jupyter listens inside a machine (its loopback only; the machine's init starts it, machine-files.ts). */
-export const JUPYTER_PORT = 8888;
+/** The tools of 快捷工具 reached through the gateway, by where each listens on a machine's loopback (machine-files.ts starts them). */
+export type InstanceTool = keyof typeof MACHINE_TOOL_PORTS;
 const COOKIE = 'slg_tools';
 const COOKIE_PURPOSE = 'instance-tools-cookie';
 /** A tool opened from the console stays open this long (and never longer than the console session). */
 const COOKIE_SECONDS = 8 * 3600;
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'te', 'trailer', 'transfer-encoding', 'upgrade', 'host']);
 
+/** The path of a tool of an instance on the platform's gateway. */
+export function toolPath(instanceId: string, tool: InstanceTool): string {
+  return `/tools/${instanceId}/${tool}/`;
+}
+
 export const TOOLS_TEXTS = {
   forbidden: '没有权限访问该实例的工具：请登录后在控制台的实例列表中打开',
-  notReady: 'Jupyter 尚未就绪：实例刚开机时需要几秒钟启动，请稍后刷新；自定义镜像需自带 Jupyter',
+  notReady: {
+    jupyter: () => 'Jupyter 尚未就绪：实例刚开机时需要几秒钟启动，请稍后刷新；自定义镜像需自带 Jupyter',
+    tensorboard: (instanceId: string) =>
+      `TensorBoard 未运行：镜像带有 tensorboard 时，实例开机即自动启动并读取 ${TENSORBOARD_LOG_DIR} 中的日志；` +
+      `镜像中没有时，请先安装（pip install tensorboard），再在终端运行 <code>tensorboard --logdir ${TENSORBOARD_LOG_DIR} --host 127.0.0.1 --port ${MACHINE_TOOL_PORTS.tensorboard} --path_prefix ${toolPath(instanceId, 'tensorboard').slice(0, -1)}</code> 后刷新本页`,
+  },
 } as const;
-
-/** The path of Jupyter of an instance on the platform's gateway. */
-export function jupyterPath(instanceId: string): string {
-  return `/tools/${instanceId}/jupyter/`;
-}
 
 function cookiesNamed(header: string | undefined, name: string): string[] {
   return (header ?? '')
@@ -69,13 +75,13 @@ function page(reply: FastifyReply, status: number, message: string): FastifyRepl
 }
 
 /**
- * 快捷工具 › Jupyter: the platform is the HTTP gateway to Jupyter inside a machine. The console asks
+ * 快捷工具 › Jupyter and TensorBoard: the platform is the HTTP gateway to the tools inside a machine. The console asks
  * `POST /rental/tools/session` (the caller's scope and the instance's state checked like every instance
  * action), which sets a sealed cookie scoped to `/tools/<instanceId>/` and bound to the console session;
- * the tab it opens then reaches `/tools/<instanceId>/jupyter/…`, HTTP and WebSockets alike, relayed over
+ * the tab it opens then reaches `/tools/<instanceId>/<tool>/…`, HTTP and WebSockets alike, relayed over
  * an SSH channel to the machine's loopback. Anyone without that cookie (another account, a signed-out
- * browser) gets 403; Jupyter needs no token of its own, since nothing but root inside the machine and
- * this gateway can reach it.
+ * browser) gets 403; the tools need no token of their own, since nothing but root inside the machine and
+ * this gateway can reach them.
  */
 export class ToolsGateway {
   readonly tunnels = new SshTunnels();
@@ -86,11 +92,15 @@ export class ToolsGateway {
     this.terminals = new TerminalService(deps);
   }
 
-  async openSession(principal: Parameters<TerminalService['assertOpenable']>[0], instanceId: string, secure: boolean): Promise<{ cookie: string; jupyterUrl: string }> {
+  async openSession(
+    principal: Parameters<TerminalService['assertOpenable']>[0],
+    instanceId: string,
+    secure: boolean,
+  ): Promise<{ cookie: string; jupyterUrl: string; tensorboardUrl: string }> {
     await this.terminals.assertOpenable(principal, instanceId);
     const value = encodeURIComponent(this.terminals.seal(principal, instanceId, COOKIE_PURPOSE, COOKIE_SECONDS).sealed);
     const cookie = `${COOKIE}=${value}; Path=/tools/${instanceId}/; Max-Age=${COOKIE_SECONDS}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
-    return { cookie, jupyterUrl: jupyterPath(instanceId) };
+    return { cookie, jupyterUrl: toolPath(instanceId, 'jupyter'), tensorboardUrl: toolPath(instanceId, 'tensorboard') };
   }
 
   /** Lets the request through when it carries this instance's cookie of a live session and the machine runs (403 otherwise). */
@@ -110,20 +120,21 @@ export class ToolsGateway {
     await page(reply, 403, TOOLS_TEXTS.forbidden);
   }
 
-  /** An SSH channel to Jupyter, dressed as a socket: HTTP and WebSocket clients set socket options on what they are given. */
-  private async channel(request: FastifyRequest): Promise<Duplex> {
+  /** An SSH channel to the tool, dressed as a socket: HTTP and WebSocket clients set socket options on what they are given. */
+  private async channel(request: FastifyRequest, tool: InstanceTool): Promise<Duplex> {
     const target = this.targets.get(request);
     if (!target) throw new AppError('FORBIDDEN', TOOLS_TEXTS.forbidden);
-    const channel = await this.tunnels.forward(target, JUPYTER_PORT);
+    const channel = await this.tunnels.forward(target, MACHINE_TOOL_PORTS[tool]);
     return Object.assign(channel, { setNoDelay: () => channel, setTimeout: () => channel, setKeepAlive: () => channel, ref: () => channel, unref: () => channel });
   }
 
-  async proxyHttp(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  async proxyHttp(request: FastifyRequest, reply: FastifyReply, tool: InstanceTool): Promise<void> {
+    const notReady = TOOLS_TEXTS.notReady[tool]((request.params as { instanceId: string }).instanceId);
     let channel: Duplex;
     try {
-      channel = await this.channel(request);
+      channel = await this.channel(request, tool);
     } catch (error) {
-      if (error instanceof AppError) return void page(reply, error.status === 403 ? 403 : 502, error.status === 403 ? error.message : TOOLS_TEXTS.notReady);
+      if (error instanceof AppError) return void page(reply, error.status === 403 ? 403 : 502, error.status === 403 ? error.message : notReady);
       throw error;
     }
     reply.hijack();
@@ -136,7 +147,7 @@ export class ToolsGateway {
     });
     upstream.on('error', () => {
       if (!reply.raw.headersSent) reply.raw.writeHead(502, { 'content-type': 'text/plain; charset=utf-8' });
-      reply.raw.end(TOOLS_TEXTS.notReady);
+      reply.raw.end(notReady.replace(/<\/?code>/g, ''));
     });
     reply.raw.on('close', () => upstream.destroy());
     const body = request.body as Readable | undefined;
@@ -145,7 +156,7 @@ export class ToolsGateway {
   }
 
   /** A WebSocket of the tool (Jupyter's kernels): a second WebSocket to it over the SSH channel, messages relayed both ways. */
-  proxyWebSocket(socket: WebSocket, request: FastifyRequest): void {
+  proxyWebSocket(socket: WebSocket, request: FastifyRequest, tool: InstanceTool): void {
     const pending: { data: Buffer; binary: boolean }[] = [];
     let upstream: WebSocket | undefined;
     socket.on('message', (data: Buffer, binary: boolean) => {
@@ -153,13 +164,13 @@ export class ToolsGateway {
       else pending.push({ data, binary });
     });
     socket.on('close', () => upstream?.close());
-    void this.channel(request)
+    void this.channel(request, tool)
       .then((channel) => {
         const headers = forwardedHeaders(request.headers);
         delete headers['sec-websocket-key'];
         delete headers['sec-websocket-version'];
         delete headers['sec-websocket-extensions'];
-        upstream = new WebSocket(`ws://127.0.0.1:${JUPYTER_PORT}${request.raw.url}`, {
+        upstream = new WebSocket(`ws://127.0.0.1:${MACHINE_TOOL_PORTS[tool]}${request.raw.url}`, {
           createConnection: () => channel as never,
           headers: headers as Record<string, string>,
           protocol: request.headers['sec-websocket-protocol'],
@@ -185,24 +196,26 @@ export function toolsGatewayRoutes(gateway: ToolsGateway) {
     app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     const preValidation = (request: FastifyRequest, reply: FastifyReply) => gateway.authorize(request, reply);
     const config = { public: true, rateLimit: false as const };
-    app.get('/tools/:instanceId/jupyter', { config, schema: { hide: true } }, (request, reply) => reply.redirect(`${request.url.split('?')[0]}/`));
-    app.route({
-      method: 'GET',
-      url: '/tools/:instanceId/jupyter/*',
-      config,
-      schema: { hide: true },
-      preValidation,
-      handler: (request, reply) => gateway.proxyHttp(request, reply),
-      wsHandler: (socket, request) => gateway.proxyWebSocket(socket, request),
-    });
-    app.route({
-      method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-      url: '/tools/:instanceId/jupyter/*',
-      config,
-      schema: { hide: true },
-      preValidation,
-      handler: (request, reply) => gateway.proxyHttp(request, reply),
-    });
+    for (const tool of Object.keys(MACHINE_TOOL_PORTS) as InstanceTool[]) {
+      app.get(`/tools/:instanceId/${tool}`, { config, schema: { hide: true } }, (request, reply) => reply.redirect(`${request.url.split('?')[0]}/`));
+      app.route({
+        method: 'GET',
+        url: `/tools/:instanceId/${tool}/*`,
+        config,
+        schema: { hide: true },
+        preValidation,
+        handler: (request, reply) => gateway.proxyHttp(request, reply, tool),
+        wsHandler: (socket, request) => gateway.proxyWebSocket(socket, request, tool),
+      });
+      app.route({
+        method: ['POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+        url: `/tools/:instanceId/${tool}/*`,
+        config,
+        schema: { hide: true },
+        preValidation,
+        handler: (request, reply) => gateway.proxyHttp(request, reply, tool),
+      });
+    }
   };
 }
 
@@ -215,16 +228,16 @@ export function toolsSessionRoutes(deps: AppDeps, gateway: ToolsGateway): Fastif
         preValidation: requireAuthority('CONTAINER'),
         schema: {
           tags: ['容器实例'],
-          summary: '打开实例的快捷工具（Jupyter）：设置只对该实例的工具路径有效的 Cookie，返回工具地址',
+          summary: '打开实例的快捷工具（Jupyter、TensorBoard）：设置只对该实例的工具路径有效的 Cookie，返回工具地址',
           body: z.object({ instanceId: instanceIdField }),
-          response: { 200: envelopeOf(z.object({ jupyterUrl: z.string() })), ...errors },
+          response: { 200: envelopeOf(z.object({ jupyterUrl: z.string(), tensorboardUrl: z.string() })), ...errors },
         },
       },
       async (request, reply) => {
         const secure = request.protocol === 'https' || deps.config.publicUrl.startsWith('https:');
-        const { cookie, jupyterUrl } = await gateway.openSession(principalOf(request), request.body.instanceId, secure);
+        const { cookie, ...addresses } = await gateway.openSession(principalOf(request), request.body.instanceId, secure);
         reply.header('set-cookie', cookie).header('cache-control', 'no-store');
-        return ok({ jupyterUrl });
+        return ok(addresses);
       },
     );
   };

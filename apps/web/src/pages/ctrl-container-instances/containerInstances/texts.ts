@@ -85,6 +85,7 @@ export const INSTANCE_LIST_TEXTS = {
     monitor: '监控',
     terminal: '终端',
     jupyter: 'Jupyter',
+    tensorboard: 'TensorBoard',
     tools: '快捷工具',
   },
   powerOn: {

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { claimError, isApiError } from '../../../../api/client';
 import { computeKeys, revealInstancePassword, updateInstancePassword, type InstanceView } from '../../../../api/compute';
 import { toast } from '../../../../api/toast';
-import { fetchTerminalAvailability, openToolsSession, terminalKeys } from '../../../../api/terminal';
+import { fetchTerminalAvailability, openToolsSession, terminalKeys, type ToolAddresses } from '../../../../api/terminal';
 import { instanceTerminalPath } from '../../paths';
 import { canDo } from '../instanceRules';
 import { INSTANCE_LIST_TEXTS } from '../texts';
@@ -144,8 +144,8 @@ function RootPassword({ instance }: { instance: InstanceView }) {
 }
 
 /**
- * 快捷工具 of a running instance, each in a tab of its own: Jupyter (through the platform's gateway,
- * signed in by this console session) and 终端. Where machines are simulated both items are disabled and
+ * 快捷工具 of a running instance, each in a tab of its own: Jupyter and TensorBoard (through the
+ * platform's gateway, signed in by this console session) and 终端. Where machines are simulated both items are disabled and
  * the menu says why (the server's words), so nobody looks for a shell that is not there.
  */
 function ToolsMenu({ instance }: { instance: InstanceView }) {
@@ -153,19 +153,20 @@ function ToolsMenu({ instance }: { instance: InstanceView }) {
   const running = instance.status === 'PoweredOn' || instance.status === 'PoweredOnNoGPU';
   if (!running || !availability.data) return null;
   const { available, reason } = availability.data;
-  const openJupyter = () => {
-    // Opened at once, inside the click, so no popup blocker stops it; it goes to Jupyter once the gateway let this browser in.
+  const openTool = (address: keyof ToolAddresses) => {
+    // Opened at once, inside the click, so no popup blocker stops it; it goes to the tool once the gateway let this browser in.
     const tab = window.open('about:blank', '_blank');
     openToolsSession(instance.instanceId).then(
-      ({ jupyterUrl }) => {
-        if (tab) tab.location.href = jupyterUrl;
-        else window.location.href = jupyterUrl;
+      (addresses) => {
+        if (tab) tab.location.href = addresses[address];
+        else window.location.href = addresses[address];
       },
       () => tab?.close(),
     );
   };
   const items: MenuProps['items'] = [
-    { key: 'jupyter', label: T.actions.jupyter, disabled: !available, onClick: openJupyter },
+    { key: 'jupyter', label: T.actions.jupyter, disabled: !available, onClick: () => openTool('jupyterUrl') },
+    { key: 'tensorboard', label: T.actions.tensorboard, disabled: !available, onClick: () => openTool('tensorboardUrl') },
     { key: 'terminal', label: T.actions.terminal, disabled: !available, onClick: () => window.open(instanceTerminalPath(instance.instanceId), '_blank', 'noopener') },
     ...(available ? [] : [{ type: 'group' as const, key: 'why', label: <span className="slg-instance-tools-note">{reason}</span> }]),
   ];
@@ -180,7 +181,7 @@ function ToolsMenu({ instance }: { instance: InstanceView }) {
   );
 }
 
-/** How to log in: the SSH command (copyable, once running), the root password, and 快捷工具 (Jupyter, 终端) while it runs. */
+/** How to log in: the SSH command (copyable, once running), the root password, and 快捷工具 (Jupyter, TensorBoard, 终端) while it runs. */
 export function InstanceAccess({ instance }: { instance: InstanceView }) {
   return (
     <div className="slg-instance-access">
