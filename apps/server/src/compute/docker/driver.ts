@@ -2,9 +2,10 @@ import { randomInt } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { and, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
-import { DATA_DISK_MOUNT_PATH, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, isPrivateImageId } from '@slg/shared';
+import { DATA_DISK_MOUNT_PATH, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB } from '@slg/shared';
+import { imageReference, PRIVATE_IMAGE_REPOSITORY } from '../images.js';
 import { rowsOf, type Database } from '../../db/client.js';
-import { dockerGpuClaims, dockerMachines, instances, publicImages } from '../../db/schema/index.js';
+import { dockerGpuClaims, dockerMachines, instances } from '../../db/schema/index.js';
 import { DriverError, type ComputeDriver, type MachineSpec, type MachineState, type ObservedCopy, type ObservedImage, type ObservedMachine } from '../driver.js';
 import { driverErrorOf, INSTANCE_LABEL, isUnanswered, statusOf, UNREACHABLE_REASON, type DockerEngines, type Engine } from './engines.js';
 import { addressOf, isServiceForwarder, ServiceForwarders } from './services.js';
@@ -15,7 +16,6 @@ const GPUS_LABEL = 'slg.io/gpus';
 /** A data-copy helper container's task uid. */
 const COPY_LABEL = 'slg.io/copy-task';
 /** Private images (saved system disks) are kept under this repository, tagged with their uid. */
-export const PRIVATE_IMAGE_REPOSITORY = 'slg-private';
 /** A machine's own system disk, committed before it is re-created with other GPUs (or none). */
 const SYSTEM_DISK_REPOSITORY = 'slg-system';
 /** How long `docker stop` waits for sshd before killing it. */
@@ -122,13 +122,8 @@ export class DockerDriver implements ComputeDriver {
   }
 
   /** What a Docker host runs for an image the platform names (a public image id or a private image's uid). */
-  private async imageRefOf(imageId: string): Promise<string> {
-    if (isPrivateImageId(imageId) || /^[0-9a-f-]{36}$/.test(imageId)) {
-      const tagged = `${PRIVATE_IMAGE_REPOSITORY}:${imageId}`;
-      return this.options.registryUrl ? `${this.options.registryUrl}/${tagged}` : tagged;
-    }
-    const [image] = await this.db.select({ ref: publicImages.imageRef }).from(publicImages).where(eq(publicImages.id, imageId));
-    return image?.ref ?? this.options.baseImage;
+  private imageRefOf(imageId: string): Promise<string> {
+    return imageReference(this.db, imageId, this.options);
   }
 
   /** Makes sure the engine has the image, pulling it from its registry when it does not. */

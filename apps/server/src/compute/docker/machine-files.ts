@@ -15,13 +15,15 @@ export const TENSORBOARD_LOG_DIR = '/root/tf-logs';
 /**
  * Jupyter, where the image has it (JupyterLab first, else Debian's notebook), and TensorBoard, where the
  * image has it, reading TENSORBOARD_LOG_DIR: on the machine's loopback only, under
- * `/tools/<instance id>/<tool>/` (the hostname is the instance id), with no token — nothing but root
+ * `/tools/<instance id>/<tool>/`, with no token — nothing but root
  * inside the machine and the platform's gateway, over SSH, can reach them
  * (modules/rental/tools-gateway.ts). Their logs are /var/log/jupyter.log and /var/log/tensorboard.log.
  */
+/** The instance id as the machine's shell knows it: Kubernetes sets SLG_INSTANCE_ID (a pod's hostname is `<id>-0`), Docker makes it the hostname. */
+const INSTANCE_ID_IN_SHELL = '${SLG_INSTANCE_ID:-$(hostname)}';
 const JUPYTER_OPTIONS = (app: 'ServerApp' | 'NotebookApp') =>
-  `--ip=127.0.0.1 --port=${MACHINE_TOOL_PORTS.jupyter} --no-browser --allow-root --notebook-dir=/root --${app}.token= --${app}.password= --${app}.base_url=/tools/$(hostname)/jupyter/ --${app}.allow_remote_access=True`;
-const TOOLS_START = [
+  `--ip=127.0.0.1 --port=${MACHINE_TOOL_PORTS.jupyter} --no-browser --allow-root --notebook-dir=/root --${app}.token= --${app}.password= --${app}.base_url=/tools/${INSTANCE_ID_IN_SHELL}/jupyter/ --${app}.allow_remote_access=True`;
+export const TOOLS_START = [
   'if command -v jupyter-lab >/dev/null 2>&1; then',
   `  (nohup jupyter-lab ${JUPYTER_OPTIONS('ServerApp')} >/var/log/jupyter.log 2>&1 &)`,
   'elif command -v jupyter-notebook >/dev/null 2>&1; then',
@@ -29,7 +31,7 @@ const TOOLS_START = [
   'fi',
   `mkdir -p ${TENSORBOARD_LOG_DIR}`,
   'if command -v tensorboard >/dev/null 2>&1; then',
-  `  (nohup tensorboard --logdir ${TENSORBOARD_LOG_DIR} --host 127.0.0.1 --port ${MACHINE_TOOL_PORTS.tensorboard} --path_prefix /tools/$(hostname)/tensorboard >/var/log/tensorboard.log 2>&1 &)`,
+  `  (nohup tensorboard --logdir ${TENSORBOARD_LOG_DIR} --host 127.0.0.1 --port ${MACHINE_TOOL_PORTS.tensorboard} --path_prefix /tools/${INSTANCE_ID_IN_SHELL}/tensorboard >/var/log/tensorboard.log 2>&1 &)`,
   'fi',
 ].join('\n');
 

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helpers.js';
+import { insertHost } from '../../../test/factories.js';
+import { FakeKubeApiServer, type KubeObject } from '../../../test/kube-apiserver.js';
+import { DEFAULT_BASE_IMAGE } from '../../config.js';
+import { KubernetesDriver, podFailure } from './driver.js';
+import { dataClaimOf, secretOf, serviceOf, statefulSetOf, type MachineShape } from './manifests.js';
+
+const NAMESPACE = 'slg-unit';
+const shape = (overrides: Partial<MachineShape> = {}): MachineShape => ({
+  instanceId: 'slg-k8sunit01',
+  hostId: 'gpu-node-1',
+  namespace: NAMESPACE,
+  image: 'registry.example.com/pytorch:2.5.1',
+  gpuNum: 2,
+  cpuCores: 32,
+  memoryGb: 180,
+  replicas: 1,
+  ...overrides,
+});
+
+describe('Kubernetes manifests', () => {
+  it('pins the machine to its node, asks for its GPUs with requests equal to limits, and tolerates an unreachable node', () => {
+    const set = statefulSetOf(shape());
+    const pod = set.spec?.template.spec;
+    const container = pod?.containers[0];
+    expect(set.metadata?.labels).toEqual({ 'slg.io/instance-id': 'slg-k8sunit01' });
+    expect(pod?.nodeSelector).toEqual({ 'kubernetes.io/hostname': 'gpu-node-1' });
+    expect(container?.resources).toEqual({ requests: { cpu: '32', memory: '180Gi', 'nvidia.com/gpu': '2' }, limits: { cpu: '32', memory: '180Gi', 'nvidia.com/gpu': '2' } });
+    expect(pod?.tolerations?.map((toleration) => [toleration.key, toleration.tolerationSeconds])).toEqual([
+      ['node.kubernetes.io/unreachable', undefined],
+      ['node.kubernetes.io/not-ready', undefined],
+    ]);
+    expect(pod?.volumes?.find((volume) => volume.name === 'data')?.persistentVolumeClaim?.claimName).toBe('slg-k8sunit01-data');
+    expect(container?.env?.find((variable) => variable.name === 'NVIDIA_VISIBLE_DEVICES')).toBeUndefined();
+  });
+
+  it('runs no-GPU mode on 2 cores and 4 GiB without a GPU limit, and hides the node’s GPUs from the runtime', () => {
+    const container = statefulSetOf(shape({ gpuNum: 0 })).spec?.template.spec?.containers[0];
+    expect(container?.resources?.limits).toEqual({ cpu: '2', memory: '4Gi' });
+    expect(container?.env).toContainEqual({ name: 'NVIDIA_VISIBLE_DEVICES', value: 'void' });
+  });
+
+  it('refuses a manifest the Kubernetes schema does not accept before it is sent', () => {
+    expect(() => statefulSetOf(shape({ replicas: 0.5 as 1 }))).toThrow(/replicas must be integer/);
+    expect(() => serviceOf('slg-k8sunit01', NAMESPACE, 'NodePort', { port: 22, nodePort: 30_022.5 }, [])).toThrow(/nodePort must be integer/);
+    expect(dataClaimOf('slg-k8sunit01', NAMESPACE, 80, 'local-path').spec).toMatchObject({ storageClassName: 'local-path', resources: { requests: { storage: '80Gi' } } });
+    expect(secretOf('slg-k8sunit01', NAMESPACE, 'Pw-1', ['ssh-ed25519 AAAA a@b']).stringData).toEqual({ password: 'Pw-1', authorized_keys: 'ssh-ed25519 AAAA a@b\n' });
+  });
+
+  it('says in Chinese why a pod does not run', () => {
+    const pod = (status: object) => ({ apiVersion: 'v1' as const, kind: 'Pod' as const, metadata: { name: 'x-0' }, status });
+    expect(podFailure(pod({ phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: '0/3 nodes are available: 1 Insufficient nvidia.com/gpu.' }] }))).toBe(
+      '主机上空闲的 GPU 不足，无法启动实例',
+    );
+    expect(podFailure(pod({ phase: 'Pending', containerStatuses: [{ name: 'machine', image: 'x', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ImagePullBackOff', message: 'Back-off pulling image "x"' } } }] }))).toBe(
+      '镜像拉取失败：Back-off pulling image "x"',
+    );
+    expect(podFailure(pod({ phase: 'Running' }))).toBeNull();
+  });
+});
+
+describe('the Kubernetes driver against the fake API server (objects only)', () => {
+  let test: TestApp;
+  let cluster: FakeKubeApiServer;
+  let driver: KubernetesDriver;
+  let hostId = '';
+
+  beforeAll(async () => {
+    test = await createTestApp();
+    hostId = await insertHost(test, 'bj-a-4090-01');
+    cluster = new FakeKubeApiServer({
+      namespace: NAMESPACE,
+      nodes: [{ name: hostId, labels: {}, allocatable: { cpu: '64', memory: '512Gi', gpus: 8 }, ready: 'True' }],
+      allowVolumeExpansion: false,
+      nodePorts: { min: 30_000, max: 32_767 },
+      kubelet: false,
+    });
+    const url = await cluster.start();
+    driver = new KubernetesDriver({ db: test.deps.database.db, kubeConfig: cluster.kubeConfig(url), namespace: NAMESPACE, serviceType: 'NodePort', baseImage: DEFAULT_BASE_IMAGE });
+  });
+  afterAll(async () => {
+    await cluster.close();
+    await test.close();
+  });
+
+  // Its time is measured by `npm run bench` (bench/kubernetes-observe), not here.
+  it('observes 1,000 machines with one list call per kind', async () => {
+    const ids = Array.from({ length: 1000 }, (_, index) => `slg-perf${String(index).padStart(5, '0')}`);
+    const now = new Date().toISOString();
+    for (const [index, instanceId] of ids.entries()) {
+      const running = index % 2 === 0;
+      const set = statefulSetOf({ ...shape({ instanceId, hostId }), replicas: running ? 1 : 0 }) as KubeObject;
+      set.metadata.annotations = { 'slg.io/shape': JSON.stringify(shape({ instanceId, hostId })) };
+      const objects: KubeObject[] = [
+        set,
+        dataClaimOf(instanceId, NAMESPACE, 50, undefined) as KubeObject,
+        { ...(serviceOf(instanceId, NAMESPACE, 'NodePort', { port: 22, nodePort: 30_000 + (index % 2000) }, []) as KubeObject) },
+      ];
+      if (running) {
+        objects.push({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: `${instanceId}-0`, labels: { 'slg.io/instance-id': instanceId } },
+          spec: (set.spec?.template as { spec: Record<string, unknown> } | undefined)?.spec,
+          status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }] },
+        });
+      }
+      cluster.put(...objects);
+    }
+    await driver.observe(ids.slice(0, 1));
+    cluster.requests.length = 0;
+    const seen = await driver.observe(ids);
+
+    expect(seen.get(ids[0] ?? '')).toMatchObject({ state: 'running', gpuNum: 2, ssh: { host: '127.0.0.1', port: 30_000 } });
+    expect(seen.get(ids[1] ?? '')).toEqual({ state: 'stopped', image: 'registry.example.com/pytorch:2.5.1' });
+    const lists = cluster.requests.map((request) => request.path.split('?')[0]);
+    expect(lists.sort()).toEqual(
+      [
+        `/api/v1/namespaces/${NAMESPACE}/persistentvolumeclaims`,
+        `/api/v1/namespaces/${NAMESPACE}/pods`,
+        `/api/v1/namespaces/${NAMESPACE}/services`,
+        `/api/v1/nodes`,
+        `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets`,
+      ].sort(),
+    );
+  });
+
+  it('reports a machine on a node that stopped answering as unreachable, and refuses to grow a disk its storage class cannot', async () => {
+    const instanceId = 'slg-perf00000';
+    cluster.setNodeReady(hostId, 'Unknown');
+    expect((await driver.observe([instanceId])).get(instanceId)).toMatchObject({ state: 'unreachable' });
+    cluster.setNodeReady(hostId, 'True');
+    await expect(driver.resizeDataDisk(instanceId, 80)).rejects.toMatchObject({ message: '数据盘所在的存储类不支持扩容，请联系平台管理员', retryable: false });
+    await expect(driver.resizeDataDisk(instanceId, 40)).rejects.toMatchObject({ retryable: false });
+  });
+});
