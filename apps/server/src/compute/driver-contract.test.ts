@@ -200,8 +200,7 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', (subject) => {
     await driver.setPassword(machine.instanceId, 'Another-Pw-2');
   });
 
-  it.runIf(hasFullContract)('rebuilds a stopped machine from an image, saves its disk as an image and deletes it again', async () => {
-    const driver = full();
+  it('rebuilds a stopped machine from another image, twice harmlessly, and starts it from that image', async () => {
     const machine = spec({ gpuNum: 0 });
     await driver.create(machine);
     await until(machine.instanceId, 'running');
@@ -211,7 +210,17 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', (subject) => {
     await driver.reinstall(machine.instanceId, 'tensorflow-2.15.0-py3.10-cu122', requestedAt);
     await driver.reinstall(machine.instanceId, 'tensorflow-2.15.0-py3.10-cu122', requestedAt);
     expect((await until(machine.instanceId, 'stopped')).image).toBe('tensorflow-2.15.0-py3.10-cu122');
+    await driver.start(machine.instanceId, 0);
+    expect((await until(machine.instanceId, 'running')).image).toBe('tensorflow-2.15.0-py3.10-cu122');
+  });
 
+  it.runIf(hasFullContract)('saves a stopped machine’s system disk as an image and deletes it again', async () => {
+    const driver = full();
+    const machine = spec({ gpuNum: 0 });
+    await driver.create(machine);
+    await until(machine.instanceId, 'running');
+    await driver.stop(machine.instanceId);
+    await until(machine.instanceId, 'stopped');
     const uid = crypto.randomUUID();
     await driver.saveImage(machine.instanceId, uid);
     await driver.saveImage(machine.instanceId, uid);

@@ -158,10 +158,10 @@ export class DriverError extends Error {
 
 /**
  * A machine's own lifecycle, the part of the contract a driver is built on first: make, run, stop and
- * remove machines, reach them, and size their data disk. The Kubernetes driver keeps this part so far
- * (docs/compute.md); images, reinstalls and copies complete a `ComputeDriver`.
+ * remove machines, rebuild their system disk, reach them, and size their data disk. The Kubernetes
+ * driver keeps this part so far (docs/compute.md); saved images and copies complete a `ComputeDriver`.
  */
 export type MachineLifecycle = Pick<
   ComputeDriver,
-  'name' | 'serviceRouting' | 'create' | 'start' | 'stop' | 'destroy' | 'setPassword' | 'exposePort' | 'unexposePort' | 'observe' | 'resizeDataDisk' | 'dataDiskUsage'
+  'name' | 'serviceRouting' | 'create' | 'start' | 'stop' | 'destroy' | 'reinstall' | 'setPassword' | 'exposePort' | 'unexposePort' | 'observe' | 'resizeDataDisk' | 'dataDiskUsage'
 >;

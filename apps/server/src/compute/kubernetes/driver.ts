@@ -161,7 +161,17 @@ export class KubernetesDriver implements MachineLifecycle {
     if (!service) await this.applyService(spec.instanceId, { port: SSH_PORT, nodePort: null }, []);
     const existing = await this.shapeOf(spec.instanceId);
     if (existing) return;
-    await this.applyMachine({ instanceId: spec.instanceId, hostId: spec.hostId, namespace, image, gpuNum: spec.gpuNum, cpuCores: spec.cpuCores, memoryGb: spec.memoryGb, replicas: 1 });
+    await this.applyMachine({
+      instanceId: spec.instanceId,
+      hostId: spec.hostId,
+      namespace,
+      image,
+      imageId: spec.imageId,
+      gpuNum: spec.gpuNum,
+      cpuCores: spec.cpuCores,
+      memoryGb: spec.memoryGb,
+      replicas: 1,
+    });
   }
 
   async start(instanceId: string, gpuNum: number): Promise<void> {
@@ -181,6 +191,18 @@ export class KubernetesDriver implements MachineLifecycle {
     const shape = await this.shapeOf(instanceId);
     if (!shape || shape.replicas === 0) return;
     await this.applyMachine({ ...shape, replicas: 0 });
+  }
+
+  /**
+   * A pod's file system starts from its image at every start (docs/compute.md, the open point of the
+   * system disk), so a reinstall is the pod template's image: the machine is left stopped with it, the
+   * data disk kept. Applying the same image again changes nothing.
+   */
+  async reinstall(instanceId: string, image: string): Promise<void> {
+    const shape = await this.shapeOf(instanceId);
+    if (!shape) throw new DriverError('实例的机器不存在，无法重置系统', false);
+    const ref = await imageReference(this.options.db, image, this.options);
+    await this.applyMachine({ ...shape, image: ref, imageId: image, replicas: 0 });
   }
 
   async destroy(instanceId: string): Promise<void> {
@@ -310,7 +332,7 @@ export class KubernetesDriver implements MachineLifecycle {
     const ready = node?.status?.conditions?.find((condition) => condition.type === 'Ready');
     if (!node) return { state: 'error', reason: `实例所在的主机（节点 ${shape.hostId ?? ''}）已不在集群中` };
     if (ready?.status === 'Unknown') return { state: 'unreachable', reason: `实例所在的主机（节点 ${node.metadata?.name ?? ''}）失去联系` };
-    const image = shape.image;
+    const image = shape.imageId;
     if ((set.spec?.replicas ?? 0) === 0) return pod ? { state: 'stopping', image } : { state: 'stopped', image };
     if (!pod || pod.metadata?.deletionTimestamp) return { state: 'starting', image };
     const failure = podFailure(pod);

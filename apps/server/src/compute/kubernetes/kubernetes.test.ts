@@ -12,6 +12,7 @@ const shape = (overrides: Partial<MachineShape> = {}): MachineShape => ({
   hostId: 'gpu-node-1',
   namespace: NAMESPACE,
   image: 'registry.example.com/pytorch:2.5.1',
+  imageId: 'pytorch-2.5.1-py3.12-cu124',
   gpuNum: 2,
   cpuCores: 32,
   memoryGb: 180,
@@ -113,7 +114,7 @@ describe('the Kubernetes driver against the fake API server (objects only)', () 
     const seen = await driver.observe(ids);
 
     expect(seen.get(ids[0] ?? '')).toMatchObject({ state: 'running', gpuNum: 2, ssh: { host: '127.0.0.1', port: 30_000 } });
-    expect(seen.get(ids[1] ?? '')).toEqual({ state: 'stopped', image: 'registry.example.com/pytorch:2.5.1' });
+    expect(seen.get(ids[1] ?? '')).toEqual({ state: 'stopped', image: 'pytorch-2.5.1-py3.12-cu124' });
     const lists = cluster.requests.map((request) => request.path.split('?')[0]);
     expect(lists.sort()).toEqual(
       [

@@ -51,7 +51,9 @@ export interface MachineShape {
   instanceId: string;
   hostId: string;
   namespace: string;
+  /** The image reference the container runs, and the platform's id of it (a public image id or a private image's uid). */
   image: string;
+  imageId: string;
   /** 0: no-GPU mode, which runs on NO_GPU_CPU_CORES and NO_GPU_MEMORY_GB. */
   gpuNum: number;
   cpuCores: number;
