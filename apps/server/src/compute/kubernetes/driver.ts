@@ -13,6 +13,7 @@ import { hosts } from '../../db/schema/index.js';
 import { DriverError, type MachineLifecycle, type MachineSpec, type ObservedMachine } from '../driver.js';
 import { INSTANCE_LABEL } from '../docker/engines.js';
 import { imageReference } from '../images.js';
+import { syncHostsFromNodes, type NodeSync } from './nodes.js';
 import {
   dataClaimOf,
   FIELD_MANAGER,
@@ -349,6 +350,12 @@ export class KubernetesDriver implements MachineLifecycle {
       image,
       ...(sshNodePort && address ? { ssh: { host: address.address, port: sshNodePort } } : {}),
     };
+  }
+
+  /** Hosts from the cluster's labelled nodes (nodes.ts), from one list of the nodes. */
+  async syncHosts(): Promise<NodeSync> {
+    const nodes = await this.call('列出节点', () => this.objects.list<INode & KubernetesObject>('v1', 'Node'));
+    return syncHostsFromNodes(this.options.db, nodes.items);
   }
 
   async resizeDataDisk(instanceId: string, sizeGb: number): Promise<void> {

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { insertHost } from '../../../test/factories.js';
-import { FakeKubeApiServer, type KubeObject } from '../../../test/kube-apiserver.js';
+import { FakeKubeApiServer, type FakeNode, type KubeObject } from '../../../test/kube-apiserver.js';
+import { eq, inArray } from 'drizzle-orm';
+import { hosts } from '../../db/schema/index.js';
 import { DEFAULT_BASE_IMAGE } from '../../config.js';
 import { KubernetesDriver, podFailure } from './driver.js';
 import { dataClaimOf, secretOf, serviceOf, statefulSetOf, type MachineShape } from './manifests.js';
@@ -125,6 +127,38 @@ describe('the Kubernetes driver against the fake API server (objects only)', () 
         `/apis/apps/v1/namespaces/${NAMESPACE}/statefulsets`,
       ].sort(),
     );
+  });
+
+  it('makes hosts of the nodes labelled with a zone and a GPU model, sized from what they can allocate, and keeps the operator’s word', async () => {
+    const gpuNode = (name: string, labels: Record<string, string>): FakeNode => ({ name, labels, allocatable: { cpu: '128', memory: '1000Gi', gpus: 8 }, ready: 'True' });
+    const nodes = new FakeKubeApiServer({
+      namespace: 'slg-nodes',
+      nodes: [
+        gpuNode('gpu-a-01', { 'slg.io/zone': 'bj-a', 'slg.io/gpu-model': 'rtx4090', 'nvidia.com/cuda.runtime.major': '12', 'nvidia.com/cuda.runtime.minor': '8', 'nvidia.com/cuda.driver.major': '570', 'nvidia.com/cuda.driver.minor': '124', 'nvidia.com/cuda.driver.rev': '06' }),
+        gpuNode('gpu-a-02', { 'slg.io/zone': 'bj-a', 'slg.io/gpu-model': 'rtx4090', 'slg.io/enabled': 'false' }),
+        gpuNode('gpu-x-01', { 'slg.io/zone': 'mars-1', 'slg.io/gpu-model': 'rtx4090' }),
+        gpuNode('cpu-only', {}),
+      ],
+      allowVolumeExpansion: true,
+      nodePorts: { min: 30_000, max: 32_767 },
+      kubelet: false,
+    });
+    const nodesUrl = await nodes.start();
+    const nodesDriver = new KubernetesDriver({ db: test.deps.database.db, kubeConfig: nodes.kubeConfig(nodesUrl), namespace: 'slg-nodes', serviceType: 'NodePort', baseImage: DEFAULT_BASE_IMAGE });
+    try {
+      expect(await nodesDriver.syncHosts()).toEqual({ registered: ['gpu-a-01', 'gpu-a-02'], skipped: [{ node: 'gpu-x-01', reason: '标签 slg.io/zone=mars-1 不是已有的地区' }] });
+      const rows = await test.deps.database.db.select().from(hosts).where(inArray(hosts.id, ['gpu-a-01', 'gpu-a-02', 'cpu-only']));
+      expect(rows.map((row) => [row.id, row.enabled, row.gpuTotal, row.cpuPerGpu, row.memoryGbPerGpu, row.cudaVersion, row.driverVersion, row.publicAddress]).sort()).toEqual([
+        ['gpu-a-01', true, 8, 16, 125, '12.8', '570.124.06', '127.0.0.1'],
+        ['gpu-a-02', false, 8, 16, 125, expect.any(String), '-', '127.0.0.1'],
+      ]);
+      // The operator takes gpu-a-01 off the market: a later sync leaves it off.
+      await test.deps.database.db.update(hosts).set({ enabled: false }).where(eq(hosts.id, 'gpu-a-01'));
+      await nodesDriver.syncHosts();
+      expect((await test.deps.database.db.select({ enabled: hosts.enabled }).from(hosts).where(eq(hosts.id, 'gpu-a-01')))[0]?.enabled).toBe(false);
+    } finally {
+      await nodes.close();
+    }
   });
 
   it('reports a machine on a node that stopped answering as unreachable, and refuses to grow a disk its storage class cannot', async () => {
