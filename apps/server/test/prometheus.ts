@@ -27,7 +27,8 @@ export interface ScrapeTarget {
 
 /** A port for a test's Prometheus (chosen before it starts, when the platform must know PROMETHEUS_URL first). */
 export function prometheusPort(): number {
-  return 43_000 + Math.floor(Math.random() * 900);
+  // Clear of the SSH ports the Docker tests hand out (41000-41999, 43000-43999) and the fake cluster's NodePorts (44000-44999).
+  return 45_000 + Math.floor(Math.random() * 900);
 }
 
 /** A real Prometheus scraping `targets` every second on `port`, ready when this resolves. */
