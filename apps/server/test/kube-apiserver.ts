@@ -680,13 +680,18 @@ export class FakeKubeApiServer {
 
   private async exec(ws: WebSocket, containerName: string, command: string[], withStdin: boolean): Promise<void> {
     const frame = (channel: number, data: Buffer | string) => ws.send(Buffer.concat([Buffer.from([channel]), Buffer.isBuffer(data) ? data : Buffer.from(data)]));
+    // The client may send stdin as soon as the socket opens, before the exec exists: held until then.
+    const early: Buffer[] = [];
+    let deliver = (data: Buffer) => void early.push(data);
+    ws.on('message', (data: Buffer) => deliver(data));
     try {
       const exec = await this.docker.getContainer(containerName).exec({ Cmd: command, AttachStdin: withStdin, AttachStdout: true, AttachStderr: true });
       const stream = await exec.start({ hijack: true, stdin: withStdin });
-      ws.on('message', (data: Buffer) => {
+      deliver = (data: Buffer) => {
         if (data[0] === 0) stream.write(data.subarray(1));
         else if (data[0] === 255 && data[1] === 0) stream.end();
-      });
+      };
+      for (const data of early.splice(0)) deliver(data);
       const stdout = { write: (chunk: Buffer) => frame(1, chunk) };
       const stderr = { write: (chunk: Buffer) => frame(2, chunk) };
       this.docker.modem.demuxStream(stream, stdout as never, stderr as never);

@@ -113,7 +113,8 @@ function machineId(): string {
   return `slg-ct${process.pid % 1000}${counter}${Date.now() % 100000}`.slice(0, 16);
 }
 
-describe.each(SUBJECTS)('the $name driver keeps the contract', (subject) => {
+// Real machines start in seconds, and in CI beside another test file in several: each test may take two minutes.
+describe.each(SUBJECTS)('the $name driver keeps the contract', { timeout: 120_000 }, (subject) => {
   let test: TestApp;
   let prepared: Prepared;
   let driver: MachineLifecycle;

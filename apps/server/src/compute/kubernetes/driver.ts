@@ -31,6 +31,8 @@ import {
 /** The shape the StatefulSet was last applied with, kept on it so stop and start re-apply the whole manifest (server-side apply drops fields left out). */
 const SHAPE_ANNOTATION = 'slg.io/shape';
 const SSH_PORT = 22;
+/** The longest a command in a machine (chpasswd, df) may run. */
+const EXEC_TIMEOUT_MS = 60_000;
 const GIB = 1024 ** 3;
 
 export interface KubernetesDriverOptions {
@@ -228,10 +230,26 @@ export class KubernetesDriver implements MachineLifecycle {
       '执行命令',
       () =>
         new Promise<{ status?: string; message?: string }>((resolve, reject) => {
+          let socket: { close(): void } | undefined;
+          // A command that never ends (a machine that stopped answering) must not hold the caller forever.
+          const timer = setTimeout(() => {
+            socket?.close();
+            reject(new DriverError(`实例内命令 ${EXEC_TIMEOUT_MS / 1000} 秒内没有结束`, true));
+          }, EXEC_TIMEOUT_MS);
+          const settle = (status: { status?: string; message?: string }) => {
+            clearTimeout(timer);
+            resolve(status);
+          };
           this.exec
-            .exec(this.namespace, objectNames(instanceId).pod, MACHINE_CONTAINER, command, stdout, stderr, stdin, false, (status) => resolve(status))
-            .then((socket) => socket.on('close', () => resolve({ status: 'Unknown' })))
-            .catch(reject);
+            .exec(this.namespace, objectNames(instanceId).pod, MACHINE_CONTAINER, command, stdout, stderr, stdin, false, settle)
+            .then((opened) => {
+              socket = opened;
+              opened.on('close', () => settle({ status: 'Unknown' }));
+            })
+            .catch((error: unknown) => {
+              clearTimeout(timer);
+              reject(error instanceof Error ? error : new Error(String(error)));
+            });
         }),
     );
     if (outcome.status !== 'Success') throw new DriverError(`实例内命令失败：${Buffer.concat(errors).toString().trim() || outcome.message || '未知原因'}`, true);
