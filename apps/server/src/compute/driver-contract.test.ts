@@ -496,9 +496,13 @@ describe.runIf(dockerHost && (prometheusBinary || prometheusRequired))('on the D
     expect(missing.status).toBe(502);
     expect(await missing.text()).toContain(`TensorBoard 未运行：镜像带有 tensorboard 时，实例开机即自动启动并读取 /root/tf-logs 中的日志`);
     const container = engine().getContainer(instanceId);
-    const check = await container.exec({ Cmd: ['test', '-d', '/root/tf-logs'] });
-    await check.start({ Detach: true });
-    await expectSoon(async () => (await check.inspect()).ExitCode === 0, 'the log folder made at boot');
+    // The machine's init makes it before sshd starts, which may be just after the container runs.
+    await expectSoon(async () => {
+      const check = await container.exec({ Cmd: ['test', '-d', '/root/tf-logs'] });
+      await check.start({ Detach: true });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return (await check.inspect()).ExitCode === 0;
+    }, 'the log folder made at boot');
 
     // What an image with TensorBoard serves there, stood in for by a plain HTTP server on its port and prefix.
     const folder = `/tmp/tb/tools/${instanceId}/tensorboard`;
