@@ -31,7 +31,8 @@ const EXPORTER_PORT = E2E_PORT + 2;
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   const prometheusAt = prometheusPort();
-  exporter = spawn('npx', ['tsx', '../apps/server/src/cli/exporter.ts'], {
+  // One process (tsx as a loader, not npx's child): killing it at the end leaves nothing listening.
+  exporter = spawn(process.execPath, ['--import', 'tsx', '../apps/server/src/cli/exporter.ts'], {
     stdio: ['ignore', 'ignore', 'inherit'],
     env: { ...process.env, DOCKER_HOST: engineUrl, EXPORTER_PORT: String(EXPORTER_PORT), EXPORTER_HOST: '127.0.0.1' },
   });
@@ -53,7 +54,7 @@ test.beforeAll(async () => {
       DOCKER_HOST: engineUrl,
       DOCKER_GPUS: '2',
       DOCKER_PUBLIC_ADDRESS: '127.0.0.1',
-      DOCKER_SSH_PORTS: '43000-43999',
+      DOCKER_SSH_PORTS: '27000-27999',
       PROMETHEUS_URL: `http://127.0.0.1:${prometheusAt}`,
     },
   });

@@ -31,7 +31,7 @@ export const createToSshScenario: TimedScenario = {
       db,
       engines: new DockerEngines(db, 'bench-secret', '127.0.0.1'),
       baseImage: process.env.DOCKER_BASE_IMAGE ?? DEFAULT_BASE_IMAGE,
-      sshPorts: { min: 44_000, max: 44_999 },
+      sshPorts: { min: 24_000, max: 24_999 },
     });
     const made: string[] = [];
     return {

@@ -27,8 +27,10 @@ export interface ScrapeTarget {
 
 /** A port for a test's Prometheus (chosen before it starts, when the platform must know PROMETHEUS_URL first). */
 export function prometheusPort(): number {
-  // Clear of the SSH ports the Docker tests hand out (41000-41999, 43000-43999) and the fake cluster's NodePorts (44000-44999).
-  return 45_000 + Math.floor(Math.random() * 900);
+  // Fixed test ports stay below Linux's ephemeral range (32768-60999), where any `listen(0)` or outgoing
+  // connection of a test running beside could take them: custom services 23000-23999, Docker SSH
+  // 26000-27999, the fake cluster's NodePorts 28000-28999, Prometheus 29000-29899.
+  return 29_000 + Math.floor(Math.random() * 900);
 }
 
 /** A real Prometheus scraping `targets` every second on `port`, ready when this resolves. */

@@ -27,7 +27,7 @@ const dockerdControl = process.env.SLG_TEST_DOCKERD_CONTROL;
 if ((!dockerHost || !dockerdControl) && process.env.SLG_REQUIRE_DOCKER_TESTS === '1') {
   throw new Error('SLG_TEST_DOCKER_HOST 或 SLG_TEST_DOCKERD_CONTROL 未设置：CI 必须在真实的 Docker 引擎上运行驱动契约测试');
 }
-const DOCKER_ENV = { COMPUTE_DRIVER: 'docker', DOCKER_HOST: dockerHost ?? '', DOCKER_GPUS: '4', DOCKER_PUBLIC_ADDRESS: '127.0.0.1', DOCKER_SSH_PORTS: '41000-41999' };
+const DOCKER_ENV = { COMPUTE_DRIVER: 'docker', DOCKER_HOST: dockerHost ?? '', DOCKER_GPUS: '4', DOCKER_PUBLIC_ADDRESS: '127.0.0.1', DOCKER_SSH_PORTS: '26000-26999' };
 const registerEngine = (test: TestApp, gpus = 4) =>
   registerDockerEngine(test.deps.database.db, { engineUrl: dockerHost ?? '', advertisedGpus: gpus, zoneId: undefined, gpuModelId: undefined, publicAddress: '127.0.0.1' });
 
@@ -84,7 +84,7 @@ const SUBJECTS: Subject[] = [
               namespace,
               nodes: [{ name: hostId, labels: { 'slg.io/zone': 'bj-a', 'slg.io/gpu-model': 'rtx-4090' }, allocatable: { cpu: '64', memory: '512Gi', gpus: 8 }, ready: 'True' }],
               allowVolumeExpansion: true,
-              nodePorts: { min: 44_000, max: 44_999 },
+              nodePorts: { min: 28_000, max: 28_999 },
             });
             const url = await cluster.start();
             const driver = new KubernetesDriver({ db: test.deps.database.db, kubeConfig: cluster.kubeConfig(url), namespace, serviceType: 'NodePort', baseImage: DEFAULT_BASE_IMAGE });
@@ -316,7 +316,7 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', { timeout: 120_00
       await sshReady(login);
       const serve = `echo from-${machine.instanceId} > /root/slg-data/hello.txt; setsid nohup python3 -m http.server 8080 --directory /root/slg-data >/dev/null 2>&1 < /dev/null & sleep 0.5; echo started`;
       expect(await sshRun(login, serve)).toBe('started');
-      const publicPort = 42_000 + Math.floor(Math.random() * 1000);
+      const publicPort = 23_000 + Math.floor(Math.random() * 1000);
       const hello = `http://127.0.0.1:${publicPort}/hello.txt`;
 
       await driver.exposePort(machine.instanceId, { port: 8080, protocol: 'http', publicPort });
