@@ -67,3 +67,10 @@ export async function operatorToken(request: APIRequestContext): Promise<string>
   });
   return registered.jwtToken;
 }
+
+/** 账号菜单 › 退出登录, then waits for the sign-in page (a sub-account's own), so nothing that follows races the redirect. */
+export async function signOut(page: Page): Promise<void> {
+  await page.getByRole('button', { name: '账号菜单' }).click();
+  await page.getByRole('button', { name: '退出登录' }).click();
+  await expect(page).toHaveURL(/\/(sub-account-)?login/);
+}

@@ -1,11 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { codeFromOutbox, DEFAULT_PASSWORD, freshPhone, operatorToken, registerByApi, signInWithPassword, storedSession } from './fixtures.js';
-
-async function signOut(page: Page) {
-  await page.getByRole('button', { name: '账号菜单' }).click();
-  await page.getByRole('button', { name: '退出登录' }).click();
-  await expect(page).toHaveURL(/\/login/);
-}
+import { codeFromOutbox, DEFAULT_PASSWORD, freshPhone, operatorToken, registerByApi, signInWithPassword, signOut, storedSession } from './fixtures.js';
 
 /** On the dev stand-in of WeChat's QR page: a test user of our own, then 确认登录. */
 async function authoriseOnDevWechat(page: Page, nickname: string, openid: string) {

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { DEFAULT_PASSWORD, freshPhone, registerByApi, signInWithPassword, storedSession } from './fixtures.js';
+import { expect, test } from '@playwright/test';
+import { DEFAULT_PASSWORD, freshPhone, registerByApi, signInWithPassword, signOut, storedSession } from './fixtures.js';
 
 const TRANSITION_TIMEOUT = 30_000;
 const IMAGE = 'pytorch-2.5.1-py3.12-cu124';
@@ -7,11 +7,6 @@ const MAIN_INSTANCE = 'e2e-主账号的机器';
 const SUB_INSTANCE = 'e2e-子账号的机器';
 const SUB_PASSWORD = 'team2026pass';
 const TOKEN_NAME = 'e2e 训练脚本';
-
-async function signOut(page: Page) {
-  await page.getByRole('button', { name: '账号菜单' }).click();
-  await page.getByRole('button', { name: '退出登录' }).click();
-}
 
 test('a team: the main account creates a sub-account (容器实例 仅本人, 费用中心 无), the sub-account rents, is kept out of the cost centre and sees only its own instance; the main account sees both; a disabled token is refused', async ({ page, request }) => {
   test.setTimeout(240_000);
