@@ -50,6 +50,18 @@ export function assertUsableRange(query: Pick<MetricQuery, 'start' | 'end' | 'st
   }
 }
 
+/** The columns of a MonitoredInstance, from `instances` joined with `hosts` and (left) `public_images`. */
+export const MONITORED_INSTANCE_COLUMNS = {
+  rowId: instances.id,
+  instanceId: instances.instanceId,
+  gpuNum: instances.gpuNum,
+  dataDiskGb: instances.dataDiskGb,
+  cpuPerGpu: hosts.cpuPerGpu,
+  memoryGbPerGpu: hosts.memoryGbPerGpu,
+  imageSizeGb: publicImages.sizeGb,
+  releasedAt: instances.releasedAt,
+};
+
 const UNITS = Object.fromEntries(MONITOR_METRICS.map((item) => [item.value, item.unit])) as Record<MonitorMetricValue, string>;
 
 /**
@@ -63,16 +75,7 @@ export class MonitoringService {
     const nowSeconds = Math.floor(this.deps.now().getTime() / 1000);
     assertUsableRange(query, nowSeconds);
     const [row] = await this.deps.database.db
-      .select({
-        rowId: instances.id,
-        instanceId: instances.instanceId,
-        gpuNum: instances.gpuNum,
-        dataDiskGb: instances.dataDiskGb,
-        cpuPerGpu: hosts.cpuPerGpu,
-        memoryGbPerGpu: hosts.memoryGbPerGpu,
-        imageSizeGb: publicImages.sizeGb,
-        releasedAt: instances.releasedAt,
-      })
+      .select(MONITORED_INSTANCE_COLUMNS)
       .from(instances)
       .innerJoin(hosts, eq(hosts.id, instances.hostId))
       .leftJoin(publicImages, eq(publicImages.id, instances.imageId))

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.js';
 import { gpuModels, hosts, instanceEvents, instances, publicImages } from '../../db/schema/index.js';
 import { ContainerSeries, CPU_PERIOD_MICROSECONDS, DATA_DISK_DEVICE, INSTANCE_SERIES_LABEL, SYSTEM_DISK_DEVICE } from '../../compute/container-series.js';
 import type { MonitoredInstance } from './metrics-source.js';
+import { MONITORED_INSTANCE_COLUMNS } from './service.js';
 import { runIntervals, simulatedValue, Workload, type RunInterval } from './sim-source.js';
 
 const GIB = 1024 ** 3;
@@ -42,17 +43,7 @@ export class SimFleetExporter {
     const nowMs = this.now().getTime();
     const seconds = nowMs / 1000;
     const running = await this.db
-      .select({
-        rowId: instances.id,
-        instanceId: instances.instanceId,
-        gpuNum: instances.gpuNum,
-        dataDiskGb: instances.dataDiskGb,
-        cpuPerGpu: hosts.cpuPerGpu,
-        memoryGbPerGpu: hosts.memoryGbPerGpu,
-        imageSizeGb: publicImages.sizeGb,
-        releasedAt: instances.releasedAt,
-        cardMemoryGb: gpuModels.memoryGb,
-      })
+      .select({ ...MONITORED_INSTANCE_COLUMNS, cardMemoryGb: gpuModels.memoryGb })
       .from(instances)
       .innerJoin(hosts, eq(hosts.id, instances.hostId))
       .innerJoin(gpuModels, eq(gpuModels.id, hosts.gpuModelId))

@@ -5,7 +5,7 @@ import { call, createTestApp, listenLocally, loginToken, rechargeThroughSandbox,
 import { prometheusBinary, prometheusPort, prometheusRequired, startPrometheus, expectSoon } from '../../../test/prometheus.js';
 import { hosts, instances, publicImages } from '../../db/schema/index.js';
 import type { MonitoredInstance } from './metrics-source.js';
-import type { MetricAnswer } from './service.js';
+import { MONITORED_INSTANCE_COLUMNS, type MetricAnswer } from './service.js';
 import { SimulatedMetricsSource } from './sim-source.js';
 
 const GIB = 1024 ** 3;
@@ -139,16 +139,7 @@ describe.runIf(prometheusBinary || prometheusRequired)('监控 of the simulated 
     await expectSoon(async () => (await chartAt(t, token, instanceId, 'GPU', now)).length === 2, 'Prometheus holding the fleet’s GPU series');
 
     const [row] = await t.deps.database.db
-      .select({
-        rowId: instances.id,
-        instanceId: instances.instanceId,
-        gpuNum: instances.gpuNum,
-        dataDiskGb: instances.dataDiskGb,
-        cpuPerGpu: hosts.cpuPerGpu,
-        memoryGbPerGpu: hosts.memoryGbPerGpu,
-        imageSizeGb: publicImages.sizeGb,
-        releasedAt: instances.releasedAt,
-      })
+      .select(MONITORED_INSTANCE_COLUMNS)
       .from(instances)
       .innerJoin(hosts, eq(hosts.id, instances.hostId))
       .leftJoin(publicImages, eq(publicImages.id, instances.imageId))
