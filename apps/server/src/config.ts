@@ -13,6 +13,8 @@ const SMS_PROVIDERS = ['console', 'aliyun', 'tencent'] as const;
 const COMPUTE_DRIVERS = ['sim', 'docker'] as const;
 /** The platform's base image that `npm run images` builds (Debian with sshd and python3). */
 export const DEFAULT_BASE_IMAGE = 'slg/base:bookworm';
+/** What the Kubernetes driver's save-image Job builds with (K8S_IMAGE_BUILDER): kaniko's executor. */
+export const DEFAULT_IMAGE_BUILDER = 'gcr.io/kaniko-project/executor:v1.23.2';
 const PAYMENT_PROVIDERS = ['sandbox', 'wechatpay', 'alipay', 'bank'] as const;
 const ALIYUN_CAPTCHA_REGIONS = ['cn', 'sgp'] as const;
 

@@ -20,7 +20,11 @@
  * volume per PVC on one engine, its size not enforced (expansion just updates the capacity); every node
  * is this machine (address 127.0.0.1).
  */
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer as createTcpServer, connect, type Server as TcpServer } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
@@ -29,11 +33,60 @@ import * as tar from 'tar-stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { KubeConfig } from '@kubernetes/client-node';
 import { StatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
+import { Job } from 'kubernetes-models/batch/v1/Job';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
 
 type Json = Record<string, unknown>;
+interface ContainerSpec {
+  name: string;
+  image: string;
+  command?: string[];
+  args?: string[];
+  env?: Json[];
+  resources?: { limits?: Record<string, string> };
+  volumeMounts?: { name: string; mountPath: string; subPath?: string; readOnly?: boolean }[];
+  readinessProbe?: { tcpSocket?: { port: number } };
+  terminationMessagePath?: string;
+}
+interface PodSpec {
+  nodeSelector?: Record<string, string>;
+  nodeName?: string;
+  restartPolicy?: 'Always' | 'OnFailure' | 'Never';
+  initContainers?: ContainerSpec[];
+  containers: ContainerSpec[];
+  volumes?: Json[];
+}
+interface PodTemplate {
+  metadata?: { labels?: Record<string, string> };
+  spec: PodSpec;
+}
+
+/** kaniko's executor, which the fake's kubelet stands in for (runBuilder). */
+const isBuilder = (container: ContainerSpec) => /kaniko-project\/executor|\/kaniko:|kaniko-executor/.test(container.image);
+
+function portAnswers(host: string, port: number): Promise<boolean> {
+  return new Promise<boolean>((resolve) => {
+    const probe = connect({ host, port, timeout: 500 }, () => {
+      probe.destroy();
+      resolve(true);
+    });
+    probe.on('error', () => resolve(false));
+    probe.on('timeout', () => {
+      probe.destroy();
+      resolve(false);
+    });
+  });
+}
+
+/** Server-side apply by a second field manager: what it applies is laid over the object (objects merge, the rest is replaced). */
+function overlay(base: unknown, applied: unknown): unknown {
+  if (typeof base !== 'object' || base === null || Array.isArray(base) || typeof applied !== 'object' || applied === null || Array.isArray(applied)) return applied;
+  const merged: Json = { ...(base as Json) };
+  for (const [key, value] of Object.entries(applied as Json)) merged[key] = overlay(merged[key], value);
+  return merged;
+}
 /** A stored object: what was applied plus what the server keeps (metadata, status). */
 export interface KubeObject {
   apiVersion: string;
@@ -51,6 +104,7 @@ const RESOURCES = {
   services: { apiVersion: 'v1', kind: 'Service', model: Service },
   secrets: { apiVersion: 'v1', kind: 'Secret', model: Secret },
   persistentvolumeclaims: { apiVersion: 'v1', kind: 'PersistentVolumeClaim', model: PersistentVolumeClaim },
+  jobs: { apiVersion: 'batch/v1', kind: 'Job', model: Job },
   pods: { apiVersion: 'v1', kind: 'Pod', model: undefined },
 } as const;
 type Resource = keyof typeof RESOURCES | 'nodes';
@@ -128,6 +182,10 @@ export class FakeKubeApiServer {
   lastSyncError: string | undefined;
   /** Pods whose container is being made or removed (not twice at once). */
   private readonly busy = new Set<string>();
+  /** The field manager that made each object; another one's apply is laid over it (overlay). */
+  private readonly managers = new Map<string, string>();
+  /** kaniko builds the kubelet runs for a pod (runBuilder): running, or how it ended. */
+  private readonly builds = new Map<string, 'running' | { error: string | null }>();
 
   constructor(private readonly options: FakeApiServerOptions) {
     this.nodes = options.nodes.map((node) => ({ ...node }));
@@ -192,6 +250,7 @@ export class FakeKubeApiServer {
     await Promise.all(leftovers.map((item) => this.docker.getContainer(item.Id).remove({ force: true }).catch(() => undefined)));
     const volumes = (await this.docker.listVolumes({ filters: { label: [`${LABEL_FAKE}=${this.options.namespace}`] } })).Volumes ?? [];
     await Promise.all(volumes.map((volume) => this.docker.getVolume(volume.Name).remove().catch(() => undefined)));
+    await rm(join(tmpdir(), `slg-fake-kubelet-${this.options.namespace}`), { recursive: true, force: true });
   }
 
   // ---- HTTP ------------------------------------------------------------------------------------
@@ -199,14 +258,15 @@ export class FakeKubeApiServer {
   private route(path: string): { resource: Resource; namespace?: string; name?: string; sub?: string } {
     const parts = path.split('/').filter((part) => part !== '');
     // /api/v1/nodes[/name] · /api/v1/namespaces/ns/<resource>[/name[/sub]] · /apis/apps/v1/namespaces/ns/statefulsets[/name]
-    const rest = parts[0] === 'api' && parts[1] === 'v1' ? parts.slice(2) : parts[0] === 'apis' && parts[1] === 'apps' && parts[2] === 'v1' ? parts.slice(3) : null;
+    const group = parts[0] === 'apis' ? `${parts[1] ?? ''}/${parts[2] ?? ''}` : 'v1';
+    const rest = parts[0] === 'api' && parts[1] === 'v1' ? parts.slice(2) : parts[0] === 'apis' && (group === 'apps/v1' || group === 'batch/v1') ? parts.slice(3) : null;
     if (!rest) throw new HttpFailure(404, 'NotFound', `the server could not find the requested resource (${path})`);
     if (rest[0] === 'nodes') return { resource: 'nodes', name: rest[1] };
     if (rest[0] !== 'namespaces' || !rest[1] || !rest[2]) throw new HttpFailure(404, 'NotFound', `the server could not find the requested resource (${path})`);
     const resource = rest[2] as Resource;
     if (!(resource in RESOURCES)) throw new HttpFailure(404, 'NotFound', `the server could not find the requested resource (${resource})`);
     const apiVersion = RESOURCES[resource as keyof typeof RESOURCES].apiVersion;
-    if ((apiVersion === 'apps/v1') !== (parts[0] === 'apis')) throw new HttpFailure(404, 'NotFound', `${resource} is not served under ${parts.slice(0, 3).join('/')}`);
+    if (apiVersion !== group) throw new HttpFailure(404, 'NotFound', `${resource} is not served under ${parts.slice(0, 3).join('/')}`);
     if (rest[1] !== this.options.namespace) throw new HttpFailure(403, 'Forbidden', `namespace "${rest[1]}" is not the one this fake serves`);
     return { resource, namespace: rest[1], name: rest[3], sub: rest[4] };
   }
@@ -227,8 +287,8 @@ export class FakeKubeApiServer {
         request.on('error', reject);
       });
       // API discovery: client-node's KubernetesObjectApi learns each kind's plural here.
-      if (request.method === 'GET' && (url.pathname === '/api/v1' || url.pathname === '/apis/apps/v1')) {
-        const groupVersion = url.pathname === '/api/v1' ? 'v1' : 'apps/v1';
+      if (request.method === 'GET' && (url.pathname === '/api/v1' || url.pathname === '/apis/apps/v1' || url.pathname === '/apis/batch/v1')) {
+        const groupVersion = url.pathname === '/api/v1' ? 'v1' : url.pathname.slice('/apis/'.length);
         const resources: { name: string; singularName: string; namespaced: boolean; kind: string; verbs: string[] }[] = Object.entries(RESOURCES)
           .filter(([, meta]) => meta.apiVersion === groupVersion)
           .map(([plural, meta]) => ({ name: plural, singularName: meta.kind.toLowerCase(), namespaced: true, kind: meta.kind, verbs: ['get', 'list', 'patch', 'delete'] }));
@@ -262,7 +322,7 @@ export class FakeKubeApiServer {
           if (!target.name) throw new HttpFailure(405, 'MethodNotAllowed', 'PATCH needs a name');
           if (request.headers['content-type'] !== 'application/apply-patch+yaml') throw new HttpFailure(415, 'UnsupportedMediaType', `this fake takes server-side apply only, not ${request.headers['content-type']}`);
           if (!url.searchParams.get('fieldManager')) throw new HttpFailure(422, 'Invalid', 'fieldManager is required for apply requests');
-          return send(200, this.apply(resource, target.namespace ?? '', target.name, JSON.parse(body) as KubeObject));
+          return send(200, this.apply(resource, target.namespace ?? '', target.name, JSON.parse(body) as KubeObject, url.searchParams.get('fieldManager') ?? ''));
         }
         case 'DELETE': {
           if (!target.name) throw new HttpFailure(405, 'MethodNotAllowed', 'DELETE needs a name');
@@ -299,9 +359,13 @@ export class FakeKubeApiServer {
     };
   }
 
-  private apply(resource: Resource, namespace: string, name: string, applied: KubeObject): KubeObject {
+  private apply(resource: Resource, namespace: string, name: string, patch: KubeObject, fieldManager: string): KubeObject {
     if (resource === 'nodes' || resource === 'pods') throw new HttpFailure(405, 'MethodNotAllowed', `${resource} are not applied here`);
     const meta = RESOURCES[resource];
+    const key = `${resource}/${namespace}/${name}`;
+    const existing = this.objects.get(key);
+    const manager = this.managers.get(key);
+    const applied = existing && manager !== undefined && manager !== fieldManager ? (overlay({ apiVersion: existing.apiVersion, kind: existing.kind, metadata: { name, labels: existing.metadata.labels }, spec: existing.spec }, patch) as KubeObject) : patch;
     if (applied.apiVersion !== meta.apiVersion || applied.kind !== meta.kind) throw new HttpFailure(400, 'BadRequest', `the body is a ${applied.apiVersion}/${applied.kind}, not a ${meta.apiVersion}/${meta.kind}`);
     if (applied.metadata?.name !== name) throw new HttpFailure(400, 'BadRequest', `the name of the object (${applied.metadata?.name}) does not match the name on the URL (${name})`);
     if (applied.metadata.namespace && applied.metadata.namespace !== namespace) throw new HttpFailure(400, 'BadRequest', 'the namespace of the object does not match the namespace on the URL');
@@ -310,8 +374,6 @@ export class FakeKubeApiServer {
     } catch (error) {
       throw new HttpFailure(422, 'Invalid', `${meta.kind}.${meta.apiVersion} "${name}" is invalid: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const key = `${resource}/${namespace}/${name}`;
-    const existing = this.objects.get(key);
     if (existing?.metadata.deletionTimestamp) throw new HttpFailure(409, 'Conflict', `${meta.kind} "${name}" is being deleted`);
     const next: KubeObject = {
       ...applied,
@@ -335,6 +397,7 @@ export class FakeKubeApiServer {
       delete next.stringData;
     }
     this.objects.set(key, next);
+    if (!existing) this.managers.set(key, fieldManager);
     this.wake();
     return next;
   }
@@ -390,7 +453,8 @@ export class FakeKubeApiServer {
   }
 
   private remove(resource: keyof typeof RESOURCES, key: string, object: KubeObject): void {
-    if (resource === 'statefulsets' || resource === 'persistentvolumeclaims' || resource === 'pods') {
+    this.managers.delete(key);
+    if (resource === 'statefulsets' || resource === 'persistentvolumeclaims' || resource === 'pods' || resource === 'jobs') {
       // Removed by the kubelet once its pod is gone (a PVC in use is kept, as kubernetes.io/pvc-protection does).
       object.metadata.deletionTimestamp ??= new Date().toISOString();
       return;
@@ -421,27 +485,13 @@ export class FakeKubeApiServer {
       const podName = `${set.metadata.name}-0`;
       const podKey = `pods/${namespace}/${podName}`;
       const pod = this.objects.get(podKey);
-      const template = set.spec?.template as { metadata?: { labels?: Record<string, string> }; spec: Json };
+      const template = set.spec?.template as PodTemplate;
       const templateHash = JSON.stringify(template);
       const wanted = set.spec?.replicas === 1 && !set.metadata.deletionTimestamp;
       if (pod && (!wanted || pod.metadata.deletionTimestamp || pod.metadata.annotations === undefined || (pod.metadata.annotations as Record<string, string>)['slg.io/template'] !== templateHash)) {
         await this.removePod(podKey, pod);
       } else if (wanted && !pod) {
-        this.objects.set(podKey, {
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: {
-            name: podName,
-            namespace,
-            uid: randomUUID(),
-            creationTimestamp: new Date().toISOString(),
-            labels: { ...template.metadata?.labels, 'statefulset.kubernetes.io/pod-name': podName },
-            annotations: { 'slg.io/template': templateHash },
-            ownerReferences: [{ apiVersion: 'apps/v1', kind: 'StatefulSet', name: set.metadata.name, uid: set.metadata.uid, controller: true }],
-          },
-          spec: { ...template.spec, hostname: podName, subdomain: set.spec?.serviceName },
-          status: { phase: 'Pending', conditions: [] },
-        });
+        this.objects.set(podKey, this.podOf(podName, set, template, { 'statefulset.kubernetes.io/pod-name': podName }, { hostname: podName, subdomain: set.spec?.serviceName }));
       }
       const current = this.objects.get(podKey);
       if (current && !current.metadata.deletionTimestamp) await this.runPod(podKey, current);
@@ -449,10 +499,12 @@ export class FakeKubeApiServer {
       set.status = { replicas: current ? 1 : 0, readyReplicas: ready ? 1 : 0, availableReplicas: ready ? 1 : 0, observedGeneration: set.metadata.generation };
       if (set.metadata.deletionTimestamp && !this.objects.get(podKey)) this.objects.delete(`statefulsets/${namespace}/${set.metadata.name}`);
     }
-    // Pods without a StatefulSet (it was deleted) go too.
+    for (const job of this.stored('jobs')) await this.syncJob(job);
+    // Pods whose owner was deleted go too.
     for (const pod of this.stored('pods')) {
-      const owner = (pod.metadata.ownerReferences as { name: string }[] | undefined)?.[0]?.name ?? '';
-      if (!this.objects.has(`statefulsets/${namespace}/${owner}`)) await this.removePod(`pods/${namespace}/${pod.metadata.name}`, pod);
+      const owner = (pod.metadata.ownerReferences as { kind: string; name: string }[] | undefined)?.[0];
+      const ownerKey = `${owner?.kind === 'Job' ? 'jobs' : 'statefulsets'}/${namespace}/${owner?.name ?? ''}`;
+      if (!this.objects.has(ownerKey)) await this.removePod(`pods/${namespace}/${pod.metadata.name}`, pod);
     }
     for (const claim of this.stored('persistentvolumeclaims')) {
       if (!claim.metadata.deletionTimestamp) continue;
@@ -464,55 +516,132 @@ export class FakeKubeApiServer {
     await this.syncProxies();
   }
 
+  private podOf(name: string, owner: KubeObject, template: PodTemplate, labels: Record<string, string>, spec: Json): KubeObject {
+    return {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: {
+        name,
+        namespace: this.options.namespace,
+        uid: randomUUID(),
+        creationTimestamp: new Date().toISOString(),
+        labels: { ...template.metadata?.labels, ...labels },
+        annotations: { 'slg.io/template': JSON.stringify(template) },
+        ownerReferences: [{ apiVersion: owner.apiVersion, kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid, controller: true }],
+      },
+      spec: { ...template.spec, ...spec },
+      status: { phase: 'Pending', conditions: [] },
+    };
+  }
+
+  /** A Job runs one pod once (backoffLimit 0); suspending it removes its pod; deleting it removes its pods first. */
+  private async syncJob(job: KubeObject): Promise<void> {
+    const namespace = this.options.namespace;
+    const pods = this.stored('pods').filter((pod) => (pod.metadata.ownerReferences as { kind: string; name: string }[] | undefined)?.[0]?.name === job.metadata.name);
+    const jobKey = `jobs/${namespace}/${job.metadata.name}`;
+    if (job.metadata.deletionTimestamp) {
+      for (const pod of pods) await this.removePod(`pods/${namespace}/${pod.metadata.name}`, pod);
+      this.objects.delete(jobKey);
+      return;
+    }
+    const conditions = (job.status?.conditions as Json[] | undefined) ?? [];
+    if (conditions.some((condition) => (condition.type === 'Complete' || condition.type === 'Failed') && condition.status === 'True')) return;
+    if (job.spec?.suspend === true) {
+      for (const pod of pods) await this.removePod(`pods/${namespace}/${pod.metadata.name}`, pod);
+      job.status = { active: 0, conditions: [{ type: 'Suspended', status: 'True', reason: 'JobSuspended', lastTransitionTime: new Date().toISOString() }] };
+      return;
+    }
+    let pod = pods[0];
+    if (!pod) {
+      pod = this.podOf(`${job.metadata.name}-${randomUUID().slice(0, 5)}`, job, job.spec?.template as PodTemplate, { 'job-name': job.metadata.name }, {});
+      this.objects.set(`pods/${namespace}/${pod.metadata.name}`, pod);
+    }
+    if (!pod.metadata.deletionTimestamp) await this.runPod(`pods/${namespace}/${pod.metadata.name}`, pod);
+    const now = new Date().toISOString();
+    if (pod.status?.phase === 'Succeeded') job.status = { succeeded: 1, active: 0, completionTime: now, conditions: [{ type: 'Complete', status: 'True', lastTransitionTime: now }] };
+    else if (pod.status?.phase === 'Failed') job.status = { failed: 1, active: 0, conditions: [{ type: 'Failed', status: 'True', reason: 'BackoffLimitExceeded', message: 'Job has reached the specified backoff limit', lastTransitionTime: now }] };
+    else job.status = { active: 1, startTime: job.status?.startTime ?? now };
+  }
+
   private setPodStatus(pod: KubeObject, statusUpdate: Json): void {
     pod.status = { ...pod.status, ...statusUpdate };
     pod.metadata.resourceVersion = String(Date.now());
   }
 
-  /** Schedules the pod on its node and runs its container; marks it Ready once its readiness probe's port answers. */
+  /** The engine's container of a pod's container: the first container's name is the pod's, so exec finds it. */
+  private containerName(pod: KubeObject, container: string): string {
+    const first = ((pod.spec as unknown as PodSpec).containers[0] as ContainerSpec | undefined)?.name;
+    return container === first ? podContainerName(this.options.namespace, pod.metadata.name) : `${podContainerName(this.options.namespace, pod.metadata.name)}-${container}`;
+  }
+
+  /** Places the pod on its node (the GPUs it asks for counted against the node's); a refusal is the pod's Unschedulable condition. */
+  private schedule(pod: KubeObject, spec: PodSpec): boolean {
+    if (spec.nodeName) return true;
+    const nodeName = spec.nodeSelector?.['kubernetes.io/hostname'];
+    const node = this.nodes.find((candidate) => candidate.name === nodeName);
+    const gpusOf = (podSpec: PodSpec) => Number(podSpec.containers[0]?.resources?.limits?.['nvidia.com/gpu'] ?? 0);
+    const used = this.stored('pods')
+      .filter((other) => other !== pod && (other.spec as unknown as PodSpec).nodeName === nodeName && other.status?.phase !== 'Succeeded' && other.status?.phase !== 'Failed')
+      .reduce((sum, other) => sum + gpusOf(other.spec as unknown as PodSpec), 0);
+    const refusal = !node
+      ? `0/${this.nodes.length} nodes are available: ${this.nodes.length} node(s) didn't match Pod's node affinity/selector.`
+      : node.ready !== 'True'
+        ? `0/${this.nodes.length} nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/not-ready: }.`
+        : used + gpusOf(spec) > node.allocatable.gpus
+          ? `0/${this.nodes.length} nodes are available: 1 Insufficient nvidia.com/gpu.`
+          : null;
+    if (refusal) {
+      this.setPodStatus(pod, { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: refusal }] });
+      return false;
+    }
+    pod.spec = { ...pod.spec, nodeName };
+    return true;
+  }
+
+  /**
+   * Runs the pod's init containers one after the other, then its container: marked Ready once its
+   * readiness probe's port answers; with restartPolicy Never (a Job's pod) the pod ends Succeeded or
+   * Failed with the container's exit code and termination message.
+   */
   private async runPod(key: string, pod: KubeObject): Promise<void> {
     if (this.busy.has(key)) return;
-    const spec = pod.spec as { nodeSelector?: Record<string, string>; containers: Json[]; volumes?: Json[]; nodeName?: string };
-    const container = spec.containers[0] as { name: string; image: string; command?: string[]; args?: string[]; env?: Json[]; resources?: { limits?: Record<string, string> }; volumeMounts?: { name: string; mountPath: string }[]; readinessProbe?: { tcpSocket?: { port: number } } };
-    const name = podContainerName(this.options.namespace, pod.metadata.name);
-    const engine = this.docker;
-    if (!spec.nodeName) {
-      const nodeName = spec.nodeSelector?.['kubernetes.io/hostname'];
-      const node = this.nodes.find((candidate) => candidate.name === nodeName);
-      const gpus = Number(container.resources?.limits?.['nvidia.com/gpu'] ?? 0);
-      const used = this.stored('pods')
-        .filter((other) => other !== pod && (other.spec as { nodeName?: string }).nodeName === nodeName)
-        .reduce((sum, other) => sum + Number(((other.spec as { containers: { resources?: { limits?: Record<string, string> } }[] }).containers[0]?.resources?.limits ?? {})['nvidia.com/gpu'] ?? 0), 0);
-      const refusal = !node
-        ? `0/${this.nodes.length} nodes are available: ${this.nodes.length} node(s) didn't match Pod's node affinity/selector.`
-        : node.ready !== 'True'
-          ? `0/${this.nodes.length} nodes are available: 1 node(s) had untolerated taint {node.kubernetes.io/not-ready: }.`
-          : used + gpus > node.allocatable.gpus
-            ? `0/${this.nodes.length} nodes are available: 1 Insufficient nvidia.com/gpu.`
-            : null;
-      if (refusal) {
-        this.setPodStatus(pod, { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: refusal }] });
+    const spec = pod.spec as unknown as PodSpec;
+    if (pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed') return;
+    if (!this.schedule(pod, spec)) return;
+    const restarts = (spec.restartPolicy ?? 'Always') !== 'Never';
+    const initStatuses = [...((pod.status?.initContainerStatuses as Json[] | undefined) ?? [])];
+    for (const [index, init] of (spec.initContainers ?? []).entries()) {
+      if ((initStatuses[index]?.state as { terminated?: { exitCode: number } } | undefined)?.terminated?.exitCode === 0) continue;
+      const name = this.containerName(pod, init.name);
+      const existing = await this.docker.getContainer(name).inspect().catch(() => null);
+      if (!existing) {
+        initStatuses[index] = { name: init.name, ready: false, restartCount: 0, image: init.image, state: { waiting: { reason: 'PodInitializing' } } };
+        this.setPodStatus(pod, { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }], initContainerStatuses: initStatuses });
+        await this.guarded(key, () => this.createContainer(pod, init, name, true));
         return;
       }
-      pod.spec = { ...pod.spec, nodeName };
+      if (existing.State.Running) return;
+      const terminated = { exitCode: existing.State.ExitCode, reason: existing.State.ExitCode === 0 ? 'Completed' : 'Error', message: await this.terminationMessage(name) };
+      if (terminated.exitCode !== 0) {
+        initStatuses[index] = restarts
+          ? { name: init.name, ready: false, restartCount: 1, image: init.image, state: { waiting: { reason: 'CrashLoopBackOff', message: `back-off restarting failed container ${init.name} (exit code ${terminated.exitCode})` } } }
+          : { name: init.name, ready: false, restartCount: 0, image: init.image, state: { terminated } };
+        this.setPodStatus(pod, { phase: restarts ? 'Pending' : 'Failed', initContainerStatuses: initStatuses });
+        return;
+      }
+      initStatuses[index] = { name: init.name, ready: true, restartCount: 0, image: init.image, state: { terminated } };
+      this.setPodStatus(pod, { initContainerStatuses: initStatuses });
     }
-    const existing = await engine.getContainer(name).inspect().catch(() => null);
+    const container = spec.containers[0] as ContainerSpec;
+    const name = this.containerName(pod, container.name);
+    if (isBuilder(container)) return this.runBuilder(key, pod, container);
+    const existing = await this.docker.getContainer(name).inspect().catch(() => null);
     if (existing?.State.Running) {
       const port = container.readinessProbe?.tcpSocket?.port;
       const address = Object.values(existing.NetworkSettings.Networks)[0]?.IPAddress ?? '';
       const wasReady = ((pod.status?.conditions as Json[] | undefined) ?? []).find((condition) => condition.type === 'Ready' && condition.status === 'True');
       if (wasReady) return;
-      const answers = port ? await new Promise<boolean>((resolve) => {
-        const probe = connect({ host: address, port, timeout: 500 }, () => {
-          probe.destroy();
-          resolve(true);
-        });
-        probe.on('error', () => resolve(false));
-        probe.on('timeout', () => {
-          probe.destroy();
-          resolve(false);
-        });
-      }) : true;
+      const answers = port ? await portAnswers(address, port) : true;
       const now = new Date().toISOString();
       this.setPodStatus(pod, {
         phase: 'Running',
@@ -527,28 +656,82 @@ export class FakeKubeApiServer {
       return;
     }
     if (existing) {
-      // The container ended: the pod failed (restartPolicy aside, the fake restarts nothing).
-      this.setPodStatus(pod, { phase: 'Failed', containerStatuses: [{ name: container.name, ready: false, state: { terminated: { exitCode: existing.State.ExitCode, reason: 'Error' } } }] });
+      // The container ended: the pod failed, or with restartPolicy Never ended as its exit code says (the fake restarts nothing).
+      const exitCode = existing.State.ExitCode;
+      const terminated = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', message: await this.terminationMessage(name) };
+      this.setPodStatus(pod, { phase: !restarts && exitCode === 0 ? 'Succeeded' : 'Failed', containerStatuses: [{ name: container.name, image: container.image, ready: false, restartCount: 0, state: { terminated } }] });
       return;
     }
+    await this.guarded(key, () => this.createContainer(pod, container, name, false));
+  }
+
+  private async guarded(key: string, work: () => Promise<void>): Promise<void> {
+    if (this.busy.has(key)) return;
     this.busy.add(key);
     try {
-      await this.createContainer(pod, container, spec.volumes ?? [], name);
+      await work();
     } finally {
       this.busy.delete(key);
     }
   }
 
-  private async createContainer(
-    pod: KubeObject,
-    container: { name: string; image: string; command?: string[]; args?: string[]; env?: Json[]; resources?: { limits?: Record<string, string> }; volumeMounts?: { name: string; mountPath: string }[] },
-    volumes: Json[],
-    name: string,
-  ): Promise<void> {
+  /** Where a pod's volume lives on this machine (the engine is local): the named volume's mount point. */
+  private async volumeDirectory(volumeName: string, labels: Record<string, string>): Promise<string> {
+    await this.docker.createVolume({ Name: volumeName, Labels: labels }).catch(() => undefined);
+    return (await this.docker.getVolume(volumeName).inspect()).Mountpoint;
+  }
+
+  /** The host directory of each of a container's volume mounts (PVCs and emptyDirs), by mount path; a refusal is the reason the pod waits. */
+  private async mountsOf(pod: KubeObject, container: ContainerSpec): Promise<{ binds: string[]; secretFiles: { path: string; body: string }[]; directories: Map<string, string> } | { waiting: [string, string] }> {
+    const namespace = this.options.namespace;
+    const volumes = (pod.spec as unknown as PodSpec).volumes ?? [];
+    const binds: string[] = [];
+    const secretFiles: { path: string; body: string }[] = [];
+    const directories = new Map<string, string>();
+    for (const mount of container.volumeMounts ?? []) {
+      const volume = volumes.find((candidate) => candidate.name === mount.name) as { persistentVolumeClaim?: { claimName: string }; secret?: { secretName: string }; emptyDir?: Json } | undefined;
+      let directory: string | null = null;
+      if (volume?.persistentVolumeClaim) {
+        const claim = this.objects.get(`persistentvolumeclaims/${namespace}/${volume.persistentVolumeClaim.claimName}`);
+        if (!claim || claim.metadata.deletionTimestamp) return { waiting: ['ContainerCreating', `persistentvolumeclaim "${volume.persistentVolumeClaim.claimName}" not found`] };
+        directory = await this.volumeDirectory(claimVolumeName(namespace, claim.metadata.name), { [LABEL_FAKE]: namespace });
+      } else if (volume?.emptyDir) {
+        directory = await this.volumeDirectory(`${podContainerName(namespace, pod.metadata.name)}-${mount.name}`, { [LABEL_FAKE]: namespace, [LABEL_POD]: pod.metadata.name });
+      } else if (volume?.secret) {
+        const secret = this.objects.get(`secrets/${namespace}/${volume.secret.secretName}`);
+        if (!secret) return { waiting: ['ContainerCreating', `secret "${volume.secret.secretName}" not found`] };
+        for (const [file, value] of Object.entries(secret.data ?? {})) secretFiles.push({ path: `${mount.mountPath.replace(/^\//, '')}/${file}`, body: Buffer.from(value, 'base64').toString() });
+      }
+      if (directory === null) continue;
+      // subPath: the kubelet makes the directory when it is missing.
+      const source = mount.subPath ? `${directory}/${mount.subPath}` : directory;
+      if (mount.subPath) await mkdir(source, { recursive: true });
+      binds.push(`${source}:${mount.mountPath}${mount.readOnly ? ':ro' : ''}`);
+      directories.set(mount.mountPath, source);
+    }
+    return { binds, secretFiles, directories };
+  }
+
+  /** The image on the engine, pulled from its registry when missing; false when it cannot be had. */
+  private async imagePresent(image: string): Promise<boolean> {
+    if (await this.docker.getImage(image).inspect().then(() => true, () => false)) return true;
+    try {
+      const stream = await this.docker.pull(image);
+      await new Promise<void>((resolve, reject) => this.docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve())));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async createContainer(pod: KubeObject, container: ContainerSpec, name: string, init: boolean): Promise<void> {
     const namespace = this.options.namespace;
     const engine = this.docker;
-    const waiting = (reason: string, message: string) => this.setPodStatus(pod, { phase: 'Pending', containerStatuses: [{ name: container.name, ready: false, state: { waiting: { reason, message } } }] });
-    const secretOf = (secretName: string) => this.objects.get(`secrets/${namespace}/${secretName}`);
+    const statusKey = init ? 'initContainerStatuses' : 'containerStatuses';
+    const waiting = (reason: string, message: string) => {
+      const statuses = ((pod.status?.[statusKey] as Json[] | undefined) ?? []).filter((entry) => entry.name !== container.name);
+      this.setPodStatus(pod, { phase: 'Pending', [statusKey]: [...statuses, { name: container.name, image: container.image, ready: false, restartCount: 0, state: { waiting: { reason, message } } }] });
+    };
     const env: string[] = [];
     for (const variable of container.env ?? []) {
       const ref = (variable.valueFrom as { secretKeyRef?: { name: string; key: string } } | undefined)?.secretKeyRef;
@@ -556,29 +739,15 @@ export class FakeKubeApiServer {
         env.push(`${String(variable.name)}=${String(variable.value ?? '')}`);
         continue;
       }
-      const value = secretOf(ref.name)?.data?.[ref.key];
+      const value = this.objects.get(`secrets/${namespace}/${ref.name}`)?.data?.[ref.key];
       if (value === undefined) return waiting('CreateContainerConfigError', `secret "${ref.name}" not found`);
       env.push(`${String(variable.name)}=${Buffer.from(value, 'base64').toString()}`);
     }
-    const binds: string[] = [];
-    const secretFiles: { path: string; body: string }[] = [];
-    for (const mount of container.volumeMounts ?? []) {
-      const volume = volumes.find((candidate) => candidate.name === mount.name) as { persistentVolumeClaim?: { claimName: string }; secret?: { secretName: string } } | undefined;
-      if (volume?.persistentVolumeClaim) {
-        const claim = this.objects.get(`persistentvolumeclaims/${namespace}/${volume.persistentVolumeClaim.claimName}`);
-        if (!claim || claim.metadata.deletionTimestamp) return waiting('ContainerCreating', `persistentvolumeclaim "${volume.persistentVolumeClaim.claimName}" not found`);
-        const volumeName = claimVolumeName(namespace, claim.metadata.name);
-        await engine.createVolume({ Name: volumeName, Labels: { [LABEL_FAKE]: namespace } }).catch(() => undefined);
-        binds.push(`${volumeName}:${mount.mountPath}`);
-      } else if (volume?.secret) {
-        const secret = secretOf(volume.secret.secretName);
-        if (!secret) return waiting('ContainerCreating', `secret "${volume.secret.secretName}" not found`);
-        for (const [file, value] of Object.entries(secret.data ?? {})) secretFiles.push({ path: `${mount.mountPath.replace(/^\//, '')}/${file}`, body: Buffer.from(value, 'base64').toString() });
-      }
-    }
-    const image = await engine.getImage(container.image).inspect().catch(() => null);
-    if (!image) return waiting('ErrImagePull', `Failed to pull image "${container.image}": rpc error: code = NotFound desc = failed to pull and unpack image "${container.image}": not found`);
-    const limits = container.resources?.limits ?? {};
+    const mounts = await this.mountsOf(pod, container);
+    if ('waiting' in mounts) return waiting(...mounts.waiting);
+    if (!(await this.imagePresent(container.image))) return waiting('ErrImagePull', `Failed to pull image "${container.image}": rpc error: code = NotFound desc = failed to pull and unpack image "${container.image}": not found`);
+    const terminationLog = await this.terminationLogFile(name);
+    const limits = container.resources?.limits;
     const created = await engine.createContainer({
       name,
       Image: container.image,
@@ -588,22 +757,84 @@ export class FakeKubeApiServer {
       Hostname: pod.metadata.name,
       Labels: { [LABEL_FAKE]: namespace, [LABEL_POD]: pod.metadata.name, ...(pod.metadata.labels ?? {}) },
       HostConfig: {
-        Binds: binds,
+        Binds: [...mounts.binds, `${terminationLog}:${container.terminationMessagePath ?? '/dev/termination-log'}`],
         // A node of the fake is this machine: a limit beyond its cores is clamped to them.
-        NanoCpus: Math.round(Math.min(quantityToNumber(limits.cpu ?? '1'), await this.engineCpus()) * 1e9),
-        Memory: Math.round(quantityToNumber(limits.memory ?? '1Gi')),
+        ...(limits?.cpu ? { NanoCpus: Math.round(Math.min(quantityToNumber(limits.cpu), await this.engineCpus()) * 1e9) } : {}),
+        ...(limits?.memory ? { Memory: Math.round(quantityToNumber(limits.memory)) } : {}),
       },
     });
-    if (secretFiles.length > 0) {
+    if (mounts.secretFiles.length > 0) {
       const pack = tar.pack();
-      for (const file of secretFiles) pack.entry({ name: file.path, mode: 0o400, uid: 0, gid: 0 }, file.body);
+      for (const file of mounts.secretFiles) pack.entry({ name: file.path, mode: 0o400, uid: 0, gid: 0 }, file.body);
       pack.finalize();
       const chunks: Buffer[] = [];
       for await (const chunk of pack) chunks.push(chunk as Buffer);
       await created.putArchive(Buffer.concat(chunks), { path: '/' });
     }
     await created.start();
-    this.setPodStatus(pod, { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }], containerStatuses: [{ name: container.name, ready: false, state: { waiting: { reason: 'ContainerCreating' } } }] });
+    if (!init) this.setPodStatus(pod, { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }], containerStatuses: [{ name: container.name, ready: false, state: { waiting: { reason: 'ContainerCreating' } } }] });
+  }
+
+  /** The file on this machine bound at a container's terminationMessagePath (the kubelet's way of reading it after the container ends). */
+  private async terminationLogFile(containerName: string): Promise<string> {
+    const directory = join(tmpdir(), `slg-fake-kubelet-${this.options.namespace}`);
+    await mkdir(directory, { recursive: true });
+    const file = join(directory, containerName);
+    await writeFile(file, '');
+    return file;
+  }
+
+  private async terminationMessage(containerName: string): Promise<string> {
+    return (await readFile(join(tmpdir(), `slg-fake-kubelet-${this.options.namespace}`, containerName), 'utf8').catch(() => '')).trim().slice(0, 4096);
+  }
+
+  /**
+   * kaniko's executor cannot be pulled here: its effect is had with the engine instead — the same
+   * Dockerfile built over the same context (the context's directory, the Dockerfile beside it, the
+   * Dockerfile itself left out as kaniko's context never holds it), the image pushed to its destination
+   * and dropped from the engine, so a pod that runs it pulls it from the registry.
+   */
+  private async runBuilder(key: string, pod: KubeObject, container: ContainerSpec): Promise<void> {
+    const state = this.builds.get(key);
+    if (state === 'running') return;
+    if (state) {
+      this.builds.delete(key);
+      const terminated = state.error === null ? { exitCode: 0, reason: 'Completed' } : { exitCode: 1, reason: 'Error', message: state.error.slice(0, 4096) };
+      this.setPodStatus(pod, { phase: state.error === null ? 'Succeeded' : 'Failed', containerStatuses: [{ name: container.name, image: container.image, ready: false, restartCount: 0, state: { terminated } }] });
+      return;
+    }
+    const mounts = await this.mountsOf(pod, container);
+    if ('waiting' in mounts) return;
+    const argument = (flag: string) => container.args?.find((arg) => arg.startsWith(`--${flag}=`))?.slice(flag.length + 3) ?? '';
+    const onHost = (path: string) => {
+      const [mountPath, directory] = [...mounts.directories].find(([mountPath]) => path === mountPath || path.startsWith(`${mountPath}/`)) ?? [];
+      if (mountPath === undefined || directory === undefined) throw new Error(`${path} is on no volume of the pod`);
+      return `${directory}${path.slice(mountPath.length)}`;
+    };
+    this.builds.set(key, 'running');
+    this.setPodStatus(pod, { phase: 'Running', containerStatuses: [{ name: container.name, image: container.image, ready: true, restartCount: 0, state: { running: { startedAt: new Date().toISOString() } } }] });
+    const destination = argument('destination');
+    const build = async () => {
+      const context = onHost(argument('context').replace(/^dir:\/\//, ''));
+      const dockerfile = onHost(argument('dockerfile'));
+      const staging = await mkdtemp(join(tmpdir(), 'slg-fake-kaniko-'));
+      try {
+        await writeFile(join(staging, 'Dockerfile'), await readFile(dockerfile));
+        await writeFile(join(staging, '.dockerignore'), 'Dockerfile\n.dockerignore\n');
+        const archive = spawn('tar', ['-c', '-C', staging, 'Dockerfile', '.dockerignore', '-C', context, '.'], { stdio: ['ignore', 'pipe', 'ignore'] });
+        const stream = await this.docker.buildImage(archive.stdout, { t: destination, dockerfile: 'Dockerfile' });
+        await new Promise<void>((resolve, reject) => this.docker.modem.followProgress(stream, (error: Error | null, output: { error?: string }[]) => (error ? reject(error) : output.find((entry) => entry.error) ? reject(new Error(output.find((entry) => entry.error)?.error)) : resolve())));
+        const push = await this.docker.getImage(destination).push({ authconfig: {} });
+        await new Promise<void>((resolve, reject) => this.docker.modem.followProgress(push, (error: Error | null, output: { error?: string }[]) => (error ? reject(error) : output.find((entry) => entry.error) ? reject(new Error(output.find((entry) => entry.error)?.error)) : resolve())));
+        await this.docker.getImage(destination).remove();
+      } finally {
+        await rm(staging, { recursive: true, force: true });
+      }
+    };
+    build().then(
+      () => this.builds.set(key, { error: null }),
+      (error: unknown) => this.builds.set(key, { error: `error building image: ${error instanceof Error ? error.message : String(error)}` }),
+    );
   }
 
   private cpus: number | undefined;
@@ -613,15 +844,14 @@ export class FakeKubeApiServer {
   }
 
   private async removePod(key: string, pod: KubeObject): Promise<void> {
-    if (this.busy.has(key)) return;
-    this.busy.add(key);
-    try {
+    await this.guarded(key, async () => {
       pod.metadata.deletionTimestamp ??= new Date().toISOString();
-      await this.docker.getContainer(podContainerName(this.options.namespace, pod.metadata.name)).remove({ force: true }).catch(() => undefined);
+      const containers = await this.docker.listContainers({ all: true, filters: { label: [`${LABEL_FAKE}=${this.options.namespace}`, `${LABEL_POD}=${pod.metadata.name}`] } });
+      await Promise.all(containers.map((item) => this.docker.getContainer(item.Id).remove({ force: true }).catch(() => undefined)));
+      const volumes = (await this.docker.listVolumes({ filters: { label: [`${LABEL_FAKE}=${this.options.namespace}`, `${LABEL_POD}=${pod.metadata.name}`] } })).Volumes ?? [];
+      await Promise.all(volumes.map((volume) => this.docker.getVolume(volume.Name).remove().catch(() => undefined)));
       this.objects.delete(key);
-    } finally {
-      this.busy.delete(key);
-    }
+    });
   }
 
   /** kube-proxy: each NodePort of a Service relays to its pod's container (all nodes are this machine). */

@@ -9,11 +9,12 @@ import { instances } from '../db/schema/index.js';
 import { Reconciler } from '../modules/rental/reconciler.js';
 import { sshReady, sshRun } from '../../test/ssh.js';
 import { expectSoon, prometheusBinary, prometheusPort, prometheusRequired, startPrometheus } from '../../test/prometheus.js';
-import { DriverError, type ComputeDriver, type MachineLifecycle, type MachineSpec, type ObservedMachine } from './driver.js';
+import { DriverError, type ComputeDriver, type MachineSpec, type ObservedMachine } from './driver.js';
 import { KubernetesDriver } from './kubernetes/driver.js';
 import { FakeKubeApiServer } from '../../test/kube-apiserver.js';
 import { insertHost } from '../../test/factories.js';
-import { DEFAULT_BASE_IMAGE } from '../config.js';
+import { DEFAULT_BASE_IMAGE, DEFAULT_IMAGE_BUILDER } from '../config.js';
+import { startRegistry } from '../../test/registry.js';
 import { registerDockerEngine } from './docker/register.js';
 
 /**
@@ -33,9 +34,7 @@ const registerEngine = (test: TestApp, gpus = 4) =>
 
 interface Prepared {
   hostId: string;
-  driver: MachineLifecycle;
-  /** The whole contract (images, reinstalls, copies), where the driver has it. */
-  full: ComputeDriver | null;
+  driver: ComputeDriver;
   /** What is left of a destroyed machine where the machines live (containers, volumes, objects). */
   leftovers?: (instanceId: string) => Promise<unknown[]>;
   /** What the machines' side says went wrong, for a failure message. */
@@ -55,7 +54,7 @@ const SUBJECTS: Subject[] = [
   {
     name: 'sim',
     env: { SIM_CREATE_SECONDS: '0', SIM_START_SECONDS: '0', SIM_STOP_SECONDS: '0', SIM_DESTROY_SECONDS: '0', SIM_REINSTALL_SECONDS: '0', SIM_SAVE_IMAGE_SECONDS: '0' },
-    prepare: async (test) => ({ hostId: 'bj-a-4090-01', driver: test.deps.compute.driver, full: test.deps.compute.driver }),
+    prepare: async (test) => ({ hostId: 'bj-a-4090-01', driver: test.deps.compute.driver }),
   },
   ...(dockerHost
     ? [
@@ -65,7 +64,6 @@ const SUBJECTS: Subject[] = [
           prepare: async (test: TestApp): Promise<Prepared> => ({
             hostId: await registerEngine(test),
             driver: test.deps.compute.driver,
-            full: test.deps.compute.driver,
             leftovers: async (instanceId) => [
               ...(await engine().listContainers({ all: true, filters: { label: [`slg.io/instance-id=${instanceId}`] } })),
               ...((await engine().listVolumes({ filters: { label: [`slg.io/instance-id=${instanceId}`] } })).Volumes ?? []),
@@ -87,19 +85,30 @@ const SUBJECTS: Subject[] = [
               nodePorts: { min: 28_000, max: 28_999 },
             });
             const url = await cluster.start();
-            const driver = new KubernetesDriver({ db: test.deps.database.db, kubeConfig: cluster.kubeConfig(url), namespace, serviceType: 'NodePort', baseImage: DEFAULT_BASE_IMAGE });
+            const registry = await startRegistry();
+            const driver = new KubernetesDriver({
+              db: test.deps.database.db,
+              kubeConfig: cluster.kubeConfig(url),
+              namespace,
+              serviceType: 'NodePort',
+              baseImage: DEFAULT_BASE_IMAGE,
+              registryUrl: registry.address,
+              builderImage: DEFAULT_IMAGE_BUILDER,
+            });
             return {
               hostId,
               driver,
-              full: null,
               leftovers: async (instanceId) => [
-                ...(['statefulsets', 'services', 'secrets', 'persistentvolumeclaims', 'pods'] as const).flatMap((kind) =>
+                ...(['statefulsets', 'services', 'secrets', 'persistentvolumeclaims', 'pods', 'jobs'] as const).flatMap((kind) =>
                   cluster.stored(kind).filter((object) => object.metadata.labels?.['slg.io/instance-id'] === instanceId),
                 ),
                 ...(await engine().listContainers({ all: true, filters: { label: [`slg.io/instance-id=${instanceId}`] } })),
               ],
               diagnose: () => `the fake kubelet's last error: ${cluster.lastSyncError ?? 'none'}`,
-              close: () => cluster.close(),
+              close: async () => {
+                await cluster.close();
+                registry.stop();
+              },
             };
           },
         },
@@ -117,15 +126,9 @@ function machineId(): string {
 describe.each(SUBJECTS)('the $name driver keeps the contract', { timeout: 120_000 }, (subject) => {
   let test: TestApp;
   let prepared: Prepared;
-  let driver: MachineLifecycle;
+  let driver: ComputeDriver;
   let hostId: string;
   const made: string[] = [];
-  /** The whole contract; the Kubernetes driver keeps only the machines' lifecycle so far. */
-  const full = (): ComputeDriver => {
-    if (!prepared.full) throw new Error(`the ${subject.name} driver has no images or copies yet`);
-    return prepared.full;
-  };
-  const hasFullContract = subject.name !== 'kubernetes';
 
   beforeAll(async () => {
     test = await createTestApp({ env: subject.env });
@@ -201,10 +204,20 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', { timeout: 120_00
     await driver.setPassword(machine.instanceId, 'Another-Pw-2');
   });
 
-  it('rebuilds a stopped machine from another image, twice harmlessly, and starts it from that image', async () => {
+  /** Where a running machine takes SSH (real machines only: the simulated ones have no shell). */
+  async function shell(instanceId: string, password: string): Promise<((command: string) => Promise<string>) | null> {
+    if (subject.name === 'sim') return null;
+    const running = await until(instanceId, 'running');
+    const login = { host: running.ssh?.host ?? '', port: running.ssh?.port ?? 0, password };
+    await sshReady(login);
+    return (command) => sshRun(login, command);
+  }
+
+  it('rebuilds a stopped machine from another image, twice harmlessly, and starts it from that image with only its data disk kept', async () => {
     const machine = spec({ gpuNum: 0 });
     await driver.create(machine);
     await until(machine.instanceId, 'running');
+    await (await shell(machine.instanceId, machine.rootPassword))?.('echo installed > /opt/tool.txt && echo data > /root/slg-data/data.txt');
     await driver.stop(machine.instanceId);
     await until(machine.instanceId, 'stopped');
     const requestedAt = new Date();
@@ -213,25 +226,32 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', { timeout: 120_00
     expect((await until(machine.instanceId, 'stopped')).image).toBe('tensorflow-2.15.0-py3.10-cu122');
     await driver.start(machine.instanceId, 0);
     expect((await until(machine.instanceId, 'running')).image).toBe('tensorflow-2.15.0-py3.10-cu122');
+    expect(await (await shell(machine.instanceId, machine.rootPassword))?.('cat /opt/tool.txt 2>/dev/null || echo gone; cat /root/slg-data/data.txt')).toBe(subject.name === 'sim' ? undefined : 'gone\ndata');
   });
 
-  it.runIf(hasFullContract)('saves a stopped machine’s system disk as an image and deletes it again', async () => {
-    const driver = full();
+  it('saves a stopped machine’s system disk as an image a new machine runs with what was installed, and deletes it again', async () => {
     const machine = spec({ gpuNum: 0 });
     await driver.create(machine);
     await until(machine.instanceId, 'running');
+    await (await shell(machine.instanceId, machine.rootPassword))?.('echo installed > /opt/tool.txt && rm /etc/motd && echo data > /root/slg-data/data.txt');
     await driver.stop(machine.instanceId);
     await until(machine.instanceId, 'stopped');
     const uid = crypto.randomUUID();
     await driver.saveImage(machine.instanceId, uid);
     await driver.saveImage(machine.instanceId, uid);
     let image = (await driver.observeImages([uid])).get(uid);
-    for (let attempt = 0; attempt < 50 && image?.state === 'saving'; attempt += 1) {
+    // Kubernetes builds and pushes an image of the disk: give it a minute and a half.
+    for (let attempt = 0; attempt < 450 && image?.state === 'saving'; attempt += 1) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       image = (await driver.observeImages([uid])).get(uid);
     }
-    expect(image).toMatchObject({ state: 'ready' });
+    expect(image?.state === 'ready' ? image.state : JSON.stringify(image)).toBe('ready');
     expect(image?.sizeGb).toBeGreaterThan(0);
+    const made = spec({ gpuNum: 0, imageId: uid });
+    await driver.create(made);
+    await until(made.instanceId, 'running');
+    // What was installed and what was deleted outside the data disk come along; the data disk does not.
+    expect(await (await shell(made.instanceId, made.rootPassword))?.('cat /opt/tool.txt; ls /etc/motd 2>/dev/null | wc -l; ls -A /root/slg-data | wc -l')).toBe(subject.name === 'sim' ? undefined : 'installed\n0\n0');
     await driver.deleteImage(uid);
     await driver.deleteImage(uid);
     expect((await driver.observeImages([uid])).get(uid)).toEqual({ state: 'absent' });
@@ -248,8 +268,7 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', { timeout: 120_00
     await expect(driver.resizeDataDisk(machine.instanceId, 60)).rejects.toBeInstanceOf(DriverError);
   });
 
-  it.runIf(hasFullContract)('copies a path of one machine’s data disk to another machine', async () => {
-    const driver = full();
+  it('copies a path of one machine’s data disk to another machine', async () => {
     const source = spec({ gpuNum: 0 });
     const target = spec({ gpuNum: 0 });
     await driver.create(source);
@@ -285,7 +304,9 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', { timeout: 120_00
       const address = { host: running.ssh?.host ?? '', port: running.ssh?.port ?? 0 };
       await sshReady({ ...address, password: 'First-Pw-123' });
       // A StatefulSet's pod is named (and its host) `<instance>-0`.
-      expect(await sshRun({ ...address, password: 'First-Pw-123' }, 'echo kept > /root/slg-data/marker.txt && hostname')).toBe(subject.name === 'kubernetes' ? `${machine.instanceId}-0` : machine.instanceId);
+      expect(await sshRun({ ...address, password: 'First-Pw-123' }, 'echo kept > /root/slg-data/marker.txt && echo installed > /opt/tool.txt && hostname')).toBe(
+        subject.name === 'kubernetes' ? `${machine.instanceId}-0` : machine.instanceId,
+      );
 
       await driver.setPassword(machine.instanceId, 'Second-Pw-456');
       await expect(sshRun({ ...address, password: 'First-Pw-123' }, 'true')).rejects.toThrow(/authentication/i);
@@ -297,7 +318,8 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', { timeout: 120_00
         await driver.start(machine.instanceId, gpus);
         await until(machine.instanceId, 'running');
         await sshReady({ ...address, password: 'Second-Pw-456' });
-        expect(await sshRun({ ...address, password: 'Second-Pw-456' }, 'cat /root/slg-data/marker.txt')).toBe('kept');
+        // The data disk and the system disk (what was installed outside the data disk) both outlive power-off.
+        expect(await sshRun({ ...address, password: 'Second-Pw-456' }, 'cat /root/slg-data/marker.txt /opt/tool.txt')).toBe('kept\ninstalled');
       }
 
       await driver.destroy(machine.instanceId);

@@ -155,13 +155,3 @@ export class DriverError extends Error {
     super(message);
   }
 }
-
-/**
- * A machine's own lifecycle, the part of the contract a driver is built on first: make, run, stop and
- * remove machines, rebuild their system disk, reach them, and size their data disk. The Kubernetes
- * driver keeps this part so far (docs/compute.md); saved images and copies complete a `ComputeDriver`.
- */
-export type MachineLifecycle = Pick<
-  ComputeDriver,
-  'name' | 'serviceRouting' | 'create' | 'start' | 'stop' | 'destroy' | 'reinstall' | 'setPassword' | 'exposePort' | 'unexposePort' | 'observe' | 'resizeDataDisk' | 'dataDiskUsage'
->;

@@ -9,7 +9,7 @@ import { dockerGpuClaims, dockerMachines, instances } from '../../db/schema/inde
 import { DriverError, type ComputeDriver, type MachineSpec, type MachineState, type ObservedCopy, type ObservedImage, type ObservedMachine } from '../driver.js';
 import { driverErrorOf, INSTANCE_LABEL, isUnanswered, statusOf, UNREACHABLE_REASON, type DockerEngines, type Engine } from './engines.js';
 import { addressOf, isServiceForwarder, ServiceForwarders } from './services.js';
-import { filesOfArchive, firstBootArchive, MACHINE_INIT, rootHashOf, type FirstBootFiles } from './machine-files.js';
+import { copyDataScript, COPY_SOURCE_MISSING, filesOfArchive, firstBootArchive, MACHINE_INIT, rootHashOf, type FirstBootFiles } from './machine-files.js';
 
 /** The GPU indexes (comma-separated) a container was created with. */
 const GPUS_LABEL = 'slg.io/gpus';
@@ -516,7 +516,7 @@ export class DockerDriver implements ComputeDriver {
       if (this.options.registryUrl) {
         const image = engine.docker.getImage(tagged);
         await image.tag({ repo: `${this.options.registryUrl}/${PRIVATE_IMAGE_REPOSITORY}`, tag: imageUid });
-        const stream = await engine.docker.getImage(`${this.options.registryUrl}/${tagged}`).push({});
+        const stream = await engine.docker.getImage(`${this.options.registryUrl}/${tagged}`).push({ authconfig: {} });
         await new Promise<void>((resolve, reject) => engine.docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve())));
       }
     } catch (error) {
@@ -592,7 +592,7 @@ export class DockerDriver implements ComputeDriver {
         const engine = to.engine;
         const existing = await engine.docker.listContainers({ all: true, filters: { label: [`${COPY_LABEL}=${taskUid}`] } });
         if (existing.length > 0) return;
-        const script = relative === '' ? 'du -sk /from | cut -f1; cp -a /from/. /to/' : `[ -e "/from${relative}" ] || exit 3; du -sk "/from${relative}" | cut -f1; mkdir -p "$(dirname "/to${relative}")"; rm -rf "/to${relative}"; cp -a "/from${relative}" "/to${relative}"`;
+        const script = copyDataScript(relative, '');
         const helper = await engine.docker.createContainer({
           Image: this.options.baseImage,
           Entrypoint: ['/bin/sh', '-c'],
@@ -675,7 +675,7 @@ export class DockerDriver implements ComputeDriver {
     const code = details.State.ExitCode;
     if (code === 0) return { state: 'done', totalGb, copiedGb: totalGb };
     if (code === KILLED) return { state: 'cancelled', totalGb, copiedGb: 0 };
-    if (code === 3) return { state: 'failed', totalGb: 0, copiedGb: 0, reason: '源实例的数据盘上没有该路径' };
+    if (code === COPY_SOURCE_MISSING) return { state: 'failed', totalGb: 0, copiedGb: 0, reason: '源实例的数据盘上没有该路径' };
     return { state: 'failed', totalGb, copiedGb: 0, reason: `拷贝失败（退出码 ${code}），可能是目标数据盘空间不足` };
   }
 

@@ -8,6 +8,20 @@ export const DATA_DISK_PATH = '/root/slg-data';
 export const FIRST_BOOT_DIR = 'etc/slg';
 
 /** Where the tools of 快捷工具 listen on a machine's loopback (the platform's gateway reaches them over SSH). */
+/** The exit code of a copy whose source holds nothing at the path. */
+export const COPY_SOURCE_MISSING = 3;
+
+/**
+ * What a copy helper runs with the source's data disk at /from and the target's at /to: the size (KB) of
+ * what it copies goes to `sizeTo` first (stdout on Docker, the termination message on Kubernetes), then
+ * the path replaces the target's. `relative` is the path under the data disk ('' for all of it).
+ */
+export function copyDataScript(relative: string, sizeTo: string): string {
+  return relative === ''
+    ? `du -sk /from | cut -f1 ${sizeTo}; cp -a /from/. /to/`
+    : `[ -e "/from${relative}" ] || exit ${COPY_SOURCE_MISSING}; du -sk "/from${relative}" | cut -f1 ${sizeTo}; mkdir -p "$(dirname "/to${relative}")"; rm -rf "/to${relative}"; cp -a "/from${relative}" "/to${relative}"`;
+}
+
 export const MACHINE_TOOL_PORTS = { jupyter: 8888, tensorboard: 6006 } as const;
 /** Where TensorBoard reads its event files (AutoDL's convention, so renters' habits carry over). */
 export const TENSORBOARD_LOG_DIR = '/root/tf-logs';

@@ -2,6 +2,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
 import { ApiException, Exec, KubernetesObjectApi, PatchStrategy, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
+import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import type { IPod } from 'kubernetes-models/v1/Pod';
 import type { INode } from 'kubernetes-models/v1/Node';
@@ -10,13 +11,23 @@ import type { IService } from 'kubernetes-models/v1/Service';
 import { DATA_DISK_MOUNT_PATH } from '@slg/shared';
 import type { Database } from '../../db/client.js';
 import { hosts } from '../../db/schema/index.js';
-import { DriverError, type MachineLifecycle, type MachineSpec, type ObservedMachine } from '../driver.js';
+import { DriverError, type ComputeDriver, type MachineSpec, type ObservedCopy, type ObservedImage, type ObservedMachine } from '../driver.js';
 import { INSTANCE_LABEL } from '../docker/engines.js';
+import { COPY_SOURCE_MISSING } from '../docker/machine-files.js';
 import { imageReference } from '../images.js';
+import { ImageRegistry } from './registry.js';
 import { syncHostsFromNodes, type NodeSync } from './nodes.js';
 import {
-  dataClaimOf,
+  claimOf,
+  COPY_LABEL,
+  copyJobName,
+  copyJobOf,
+  DISK_LABEL,
   FIELD_MANAGER,
+  IMAGE_LABEL,
+  saveImageJobName,
+  saveImageJobOf,
+  systemClaimName,
   GPU_RESOURCE,
   HOSTNAME_LABEL,
   MACHINE_CONTAINER,
@@ -45,14 +56,20 @@ export interface KubernetesDriverOptions {
   /** K8S_SERVICE_TYPE: node ports (default) or a load balancer's address. */
   serviceType: 'NodePort' | 'LoadBalancer';
   baseImage: string;
+  /** REGISTRY_URL: where saved images go (`host[:port][/path]`); nodes pull private images from there. */
   registryUrl?: string;
+  /** K8S_IMAGE_BUILDER: the kaniko executor image the save-image Job builds with. */
+  builderImage: string;
 }
+
+/** The field manager of a cancel: it owns only `spec.suspend`, so it leaves the Job's other fields alone. */
+const CANCEL_FIELD_MANAGER = 'slg-compute-cancel';
 
 /** What the driver reads of the cluster in one pass. */
 interface Snapshot {
   sets: Map<string, IStatefulSet>;
   pods: Map<string, IPod>;
-  claims: Map<string, IPersistentVolumeClaim>;
+  claims: Map<string, IPersistentVolumeClaim[]>;
   services: Map<string, IService>;
   nodes: Map<string, INode>;
 }
@@ -61,6 +78,20 @@ function byInstance<T extends { metadata?: { labels?: Record<string, string> } }
   return new Map(items.flatMap((item) => (item.metadata?.labels?.[INSTANCE_LABEL] ? [[item.metadata.labels[INSTANCE_LABEL], item] as const] : [])));
 }
 
+function groupedByInstance<T extends { metadata?: { labels?: Record<string, string> } }>(items: readonly T[]): Map<string, T[]> {
+  const grouped = new Map<string, T[]>();
+  for (const item of items) {
+    const id = item.metadata?.labels?.[INSTANCE_LABEL];
+    if (id) grouped.set(id, [...(grouped.get(id) ?? []), item]);
+  }
+  return grouped;
+}
+
+const terminatedOf = (pod: IPod | undefined, container: string, init = false) =>
+  (init ? pod?.status?.initContainerStatuses : pod?.status?.containerStatuses)?.find((status) => status.name === container)?.state?.terminated;
+const kilobytesToGb = (kilobytes: number) => Math.round((kilobytes / 1024 ** 2) * 100) / 100;
+const jobCondition = (job: IJob, type: string) => job.status?.conditions?.some((condition) => condition.type === type && condition.status === 'True') ?? false;
+
 /** Why a pod does not run, in words the user can act on; null while nothing is wrong. */
 export function podFailure(pod: IPod): string | null {
   const scheduled = pod.status?.conditions?.find((condition) => condition.type === 'PodScheduled');
@@ -68,7 +99,7 @@ export function podFailure(pod: IPod): string | null {
     return /nvidia\.com\/gpu/.test(scheduled.message ?? '') ? '主机上空闲的 GPU 不足，无法启动实例' : `实例无法调度到所在主机：${scheduled.message ?? ''}`;
   }
   if (pod.status?.phase === 'Failed') return `实例的容器已退出：${pod.status.message ?? pod.status.reason ?? '未知原因'}`;
-  for (const container of pod.status?.containerStatuses ?? []) {
+  for (const container of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
     const waiting = container.state?.waiting;
     if (!waiting?.reason) continue;
     if (waiting.reason === 'ErrImagePull' || waiting.reason === 'ImagePullBackOff') return `镜像拉取失败：${waiting.message ?? container.image}`;
@@ -83,7 +114,7 @@ export function podFailure(pod: IPod): string | null {
  * driver"): every object applied server-side under one field manager, so every call can be repeated;
  * `observe` lists each kind once per pass by the instance label.
  */
-export class KubernetesDriver implements MachineLifecycle {
+export class KubernetesDriver implements ComputeDriver {
   readonly name = 'kubernetes' as const;
   readonly serviceRouting = 'host-port' as const;
   private readonly objects: KubernetesObjectApi;
@@ -91,9 +122,12 @@ export class KubernetesDriver implements MachineLifecycle {
   /** The last measured data-disk usage (GB) of each machine, kept for while it is stopped. */
   private readonly lastUsage = new Map<string, number>();
 
+  private readonly registry: ImageRegistry | null;
+
   constructor(private readonly options: KubernetesDriverOptions) {
     this.objects = KubernetesObjectApi.makeApiClient(options.kubeConfig);
     this.exec = new Exec(options.kubeConfig);
+    this.registry = options.registryUrl ? new ImageRegistry(options.registryUrl) : null;
   }
 
   private get namespace(): string {
@@ -112,8 +146,12 @@ export class KubernetesDriver implements MachineLifecycle {
     }
   }
 
-  private apply<T extends KubernetesObject>(object: T, what: string): Promise<T> {
-    return this.call(what, () => this.objects.patch(object, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply));
+  private apply<T extends KubernetesObject>(object: T, what: string, fieldManager = FIELD_MANAGER): Promise<T> {
+    return this.call(what, () => this.objects.patch(object, undefined, undefined, fieldManager, true, PatchStrategy.ServerSideApply));
+  }
+
+  private list<T extends KubernetesObject>(apiVersion: string, kind: string, labelSelector: string | undefined): Promise<T[]> {
+    return this.call(`列出 ${kind} `, async () => (await this.objects.list<T>(apiVersion, kind, kind === 'Node' ? undefined : this.namespace, undefined, undefined, undefined, undefined, labelSelector)).items);
   }
 
   /** The object, or null when the server has none of that name. */
@@ -154,16 +192,28 @@ export class KubernetesDriver implements MachineLifecycle {
   }
 
   async create(spec: MachineSpec): Promise<void> {
+    // The StatefulSet is applied last: once it exists, so does everything it needs.
+    if (await this.shapeOf(spec.instanceId)) return;
     const image = await imageReference(this.options.db, spec.imageId, this.options);
     const namespace = this.namespace;
+    const names = objectNames(spec.instanceId);
+    let cloneFrom: MachineShape['cloneFrom'] = null;
+    if (spec.cloneFrom) {
+      const source = await this.shapeOf(spec.cloneFrom.instanceId);
+      if (!source) throw new DriverError('源实例的磁盘已不存在，无法克隆', false);
+      if (source.hostId !== spec.hostId) throw new DriverError('Kubernetes 上只能克隆到源实例所在的主机（磁盘在节点的本地存储上）', false);
+      cloneFrom = { instanceId: source.instanceId, systemClaim: source.systemClaim, copyData: spec.cloneFrom.copyData };
+    }
     await this.apply(secretOf(spec.instanceId, namespace, spec.rootPassword, spec.authorizedKeys) as KubernetesObject, '应用 Secret ');
     // An existing claim keeps its size: a repeated create must not undo a resize made since.
-    const claim = await this.read<IPersistentVolumeClaim & KubernetesObject>('v1', 'PersistentVolumeClaim', objectNames(spec.instanceId).dataClaim);
-    if (!claim) await this.apply(dataClaimOf(spec.instanceId, namespace, spec.dataDiskGb, this.options.storageClass) as KubernetesObject, '应用 PersistentVolumeClaim ');
-    const service = await this.read<IService & KubernetesObject>('v1', 'Service', objectNames(spec.instanceId).service);
-    if (!service) await this.applyService(spec.instanceId, { port: SSH_PORT, nodePort: null }, []);
-    const existing = await this.shapeOf(spec.instanceId);
-    if (existing) return;
+    if (!(await this.read('v1', 'PersistentVolumeClaim', names.dataClaim))) {
+      await this.apply(claimOf(spec.instanceId, namespace, { kind: 'data', sizeGb: spec.dataDiskGb }, this.options.storageClass) as KubernetesObject, '应用 PersistentVolumeClaim ');
+    }
+    const systemClaim = systemClaimName(spec.instanceId, null);
+    if (!(await this.read('v1', 'PersistentVolumeClaim', systemClaim))) {
+      await this.apply(claimOf(spec.instanceId, namespace, { kind: 'system', name: systemClaim }, this.options.storageClass) as KubernetesObject, '应用 PersistentVolumeClaim ');
+    }
+    if (!(await this.read('v1', 'Service', names.service))) await this.applyService(spec.instanceId, { port: SSH_PORT, nodePort: null }, []);
     await this.applyMachine({
       instanceId: spec.instanceId,
       hostId: spec.hostId,
@@ -174,6 +224,9 @@ export class KubernetesDriver implements MachineLifecycle {
       cpuCores: spec.cpuCores,
       memoryGb: spec.memoryGb,
       replicas: 1,
+      systemClaim,
+      reinstalledFor: null,
+      cloneFrom,
     });
   }
 
@@ -190,22 +243,35 @@ export class KubernetesDriver implements MachineLifecycle {
     });
   }
 
+  /** A clone's source disks were copied at its first start: later starts no longer mount them. */
   async stop(instanceId: string): Promise<void> {
     const shape = await this.shapeOf(instanceId);
     if (!shape || shape.replicas === 0) return;
-    await this.applyMachine({ ...shape, replicas: 0 });
+    await this.applyMachine({ ...shape, replicas: 0, cloneFrom: null });
+  }
+
+  private async systemClaims(instanceId: string): Promise<string[]> {
+    const claims = await this.list<IPersistentVolumeClaim & KubernetesObject>('v1', 'PersistentVolumeClaim', `${INSTANCE_LABEL}=${instanceId},${DISK_LABEL}=system`);
+    return claims.map((claim) => claim.metadata?.name ?? '');
   }
 
   /**
-   * A pod's file system starts from its image at every start (docs/compute.md, the open point of the
-   * system disk), so a reinstall is the pod template's image: the machine is left stopped with it, the
-   * data disk kept. Applying the same image again changes nothing.
+   * A new system disk (a claim named for this request) that the next start seeds from `image`; the old
+   * one is deleted. The data disk is kept, the machine left stopped. A machine already reinstalled for
+   * this request or a later one is left alone.
    */
-  async reinstall(instanceId: string, image: string): Promise<void> {
+  async reinstall(instanceId: string, image: string, requestedAt: Date): Promise<void> {
     const shape = await this.shapeOf(instanceId);
     if (!shape) throw new DriverError('实例的机器不存在，无法重置系统', false);
-    const ref = await imageReference(this.options.db, image, this.options);
-    await this.applyMachine({ ...shape, image: ref, imageId: image, replicas: 0 });
+    const requested = requestedAt.getTime();
+    if (shape.reinstalledFor === null || shape.reinstalledFor < requested) {
+      const ref = await imageReference(this.options.db, image, this.options);
+      const systemClaim = systemClaimName(instanceId, requested);
+      await this.apply(claimOf(instanceId, this.namespace, { kind: 'system', name: systemClaim }, this.options.storageClass) as KubernetesObject, '应用 PersistentVolumeClaim ');
+      await this.applyMachine({ ...shape, image: ref, imageId: image, replicas: 0, systemClaim, reinstalledFor: requested, cloneFrom: null });
+    }
+    const current = (await this.shapeOf(instanceId))?.systemClaim;
+    for (const claim of await this.systemClaims(instanceId)) if (claim !== current) await this.remove('v1', 'PersistentVolumeClaim', claim);
   }
 
   async destroy(instanceId: string): Promise<void> {
@@ -214,6 +280,9 @@ export class KubernetesDriver implements MachineLifecycle {
     await this.remove('v1', 'Service', names.service);
     await this.remove('v1', 'Secret', names.secret);
     await this.remove('v1', 'PersistentVolumeClaim', names.dataClaim);
+    for (const claim of await this.systemClaims(instanceId)) await this.remove('v1', 'PersistentVolumeClaim', claim);
+    // Copies into this machine go with it; a saved image's Job is the image's record and stays.
+    for (const job of await this.list<IJob & KubernetesObject>('batch/v1', 'Job', `${INSTANCE_LABEL}=${instanceId},${COPY_LABEL}`)) await this.remove('batch/v1', 'Job', job.metadata?.name ?? '');
     this.lastUsage.delete(instanceId);
   }
 
@@ -308,21 +377,20 @@ export class KubernetesDriver implements MachineLifecycle {
 
   /** One list call per kind for every machine of the platform. */
   private async snapshot(): Promise<Snapshot> {
-    const list = <T extends KubernetesObject>(apiVersion: string, kind: string) =>
-      this.call(`列出 ${kind} `, () => this.objects.list<T>(apiVersion, kind, kind === 'Node' ? undefined : this.namespace, undefined, undefined, undefined, undefined, kind === 'Node' ? undefined : INSTANCE_LABEL));
     const [sets, pods, claims, services, nodes] = await Promise.all([
-      list<IStatefulSet & KubernetesObject>('apps/v1', 'StatefulSet'),
-      list<IPod & KubernetesObject>('v1', 'Pod'),
-      list<IPersistentVolumeClaim & KubernetesObject>('v1', 'PersistentVolumeClaim'),
-      list<IService & KubernetesObject>('v1', 'Service'),
-      list<INode & KubernetesObject>('v1', 'Node'),
+      this.list<IStatefulSet & KubernetesObject>('apps/v1', 'StatefulSet', INSTANCE_LABEL),
+      this.list<IPod & KubernetesObject>('v1', 'Pod', INSTANCE_LABEL),
+      this.list<IPersistentVolumeClaim & KubernetesObject>('v1', 'PersistentVolumeClaim', INSTANCE_LABEL),
+      this.list<IService & KubernetesObject>('v1', 'Service', INSTANCE_LABEL),
+      this.list<INode & KubernetesObject>('v1', 'Node', undefined),
     ]);
     return {
-      sets: byInstance(sets.items),
-      pods: byInstance(pods.items),
-      claims: byInstance(claims.items),
-      services: byInstance(services.items),
-      nodes: new Map(nodes.items.map((node) => [node.metadata?.name ?? '', node])),
+      sets: byInstance(sets),
+      // A copy Job's pod carries its target's label too: the machine's pod is the StatefulSet's.
+      pods: byInstance(pods.filter((pod) => pod.metadata?.name === objectNames(pod.metadata?.labels?.[INSTANCE_LABEL] ?? '').pod)),
+      claims: groupedByInstance(claims),
+      services: byInstance(services),
+      nodes: new Map(nodes.map((node) => [node.metadata?.name ?? '', node])),
     };
   }
 
@@ -342,17 +410,23 @@ export class KubernetesDriver implements MachineLifecycle {
 
   private machineOf(snapshot: Snapshot, instanceId: string): ObservedMachine {
     const set = snapshot.sets.get(instanceId);
-    const claim = snapshot.claims.get(instanceId);
+    const claims = snapshot.claims.get(instanceId) ?? [];
     const pod = snapshot.pods.get(instanceId);
-    if (!set && !claim) return { state: 'absent' };
-    if (!set || !claim || set.metadata?.deletionTimestamp || claim.metadata?.deletionTimestamp) return { state: 'deleting' };
-    const shape = JSON.parse(set.metadata?.annotations?.[SHAPE_ANNOTATION] ?? '{}') as Partial<MachineShape>;
+    if (!set && claims.length === 0) return { state: 'absent' };
+    const shape = JSON.parse(set?.metadata?.annotations?.[SHAPE_ANNOTATION] ?? '{}') as Partial<MachineShape>;
+    const claimNamed = (name: string | undefined) => claims.find((claim) => claim.metadata?.name === name && !claim.metadata?.deletionTimestamp);
+    if (!set || set.metadata?.deletionTimestamp || !claimNamed(objectNames(instanceId).dataClaim) || !claimNamed(shape.systemClaim)) return { state: 'deleting' };
     const node = snapshot.nodes.get(set.spec?.template.spec?.nodeSelector?.[HOSTNAME_LABEL] ?? '');
     const ready = node?.status?.conditions?.find((condition) => condition.type === 'Ready');
     if (!node) return { state: 'error', reason: `实例所在的主机（节点 ${shape.hostId ?? ''}）已不在集群中` };
-    if (ready?.status === 'Unknown') return { state: 'unreachable', reason: `实例所在的主机（节点 ${node.metadata?.name ?? ''}）失去联系` };
+    // NotReady (False) or silent (Unknown): the machine cannot be reached until its node is back.
+    if (ready?.status !== 'True') return { state: 'unreachable', reason: `实例所在的主机（节点 ${node.metadata?.name ?? ''}）失去联系` };
     const image = shape.imageId;
-    if ((set.spec?.replicas ?? 0) === 0) return pod ? { state: 'stopping', image } : { state: 'stopped', image };
+    if ((set.spec?.replicas ?? 0) === 0) {
+      if (pod) return { state: 'stopping', image };
+      const oldSystemDisk = claims.some((claim) => claim.metadata?.labels?.[DISK_LABEL] === 'system' && claim.metadata.name !== shape.systemClaim);
+      return { state: oldSystemDisk ? 'reinstalling' : 'stopped', image };
+    }
     if (!pod || pod.metadata?.deletionTimestamp) return { state: 'starting', image };
     const failure = podFailure(pod);
     if (failure) return { state: 'error', reason: failure, image };
@@ -372,8 +446,7 @@ export class KubernetesDriver implements MachineLifecycle {
 
   /** Hosts from the cluster's labelled nodes (nodes.ts), from one list of the nodes. */
   async syncHosts(): Promise<NodeSync> {
-    const nodes = await this.call('列出节点', () => this.objects.list<INode & KubernetesObject>('v1', 'Node'));
-    return syncHostsFromNodes(this.options.db, nodes.items);
+    return syncHostsFromNodes(this.options.db, await this.list<INode & KubernetesObject>('v1', 'Node', undefined));
   }
 
   async resizeDataDisk(instanceId: string, sizeGb: number): Promise<void> {
@@ -383,7 +456,14 @@ export class KubernetesDriver implements MachineLifecycle {
     if (current === sizeGb) return;
     if (sizeGb < current) throw new DriverError(`Kubernetes 上的数据盘只能扩容，不能缩小（当前 ${current}GB）`, false);
     try {
-      await this.objects.patch(dataClaimOf(instanceId, this.namespace, sizeGb, claim.spec?.storageClassName ?? this.options.storageClass) as KubernetesObject, undefined, undefined, FIELD_MANAGER, true, PatchStrategy.ServerSideApply);
+      await this.objects.patch(
+        claimOf(instanceId, this.namespace, { kind: 'data', sizeGb }, claim.spec?.storageClassName ?? this.options.storageClass) as KubernetesObject,
+        undefined,
+        undefined,
+        FIELD_MANAGER,
+        true,
+        PatchStrategy.ServerSideApply,
+      );
     } catch (error) {
       if (error instanceof ApiException && error.code === 403) throw new DriverError('数据盘所在的存储类不支持扩容，请联系平台管理员', false);
       await this.call('扩容数据盘', () => Promise.reject(error as Error));
@@ -402,5 +482,104 @@ export class KubernetesDriver implements MachineLifecycle {
       }),
     );
     return new Map(instanceIds.flatMap((id) => (this.lastUsage.has(id) ? [[id, this.lastUsage.get(id) ?? 0] as const] : [])));
+  }
+
+  // ---- saved images and data copies: Jobs on the machines' nodes ----------------------------------
+
+  private registryOrRefusal(): ImageRegistry {
+    if (!this.registry) throw new DriverError('Kubernetes 上保存镜像需要镜像仓库：请平台管理员设置 REGISTRY_URL', false);
+    return this.registry;
+  }
+
+  async saveImage(instanceId: string, imageUid: string): Promise<void> {
+    const registry = this.registryOrRefusal();
+    if (await this.read('batch/v1', 'Job', saveImageJobName(imageUid))) return;
+    const shape = await this.shapeOf(instanceId);
+    if (!shape) throw new DriverError('实例的机器不存在，无法保存镜像', false);
+    const pod = await this.read('v1', 'Pod', objectNames(instanceId).pod);
+    if (shape.replicas !== 0 || pod) throw new DriverError('实例未关机，无法保存镜像', false);
+    const job = saveImageJobOf({
+      namespace: this.namespace,
+      hostId: shape.hostId,
+      imageUid,
+      machineImage: shape.image,
+      systemClaim: shape.systemClaim,
+      destination: registry.reference(imageUid),
+      builderImage: this.options.builderImage,
+      insecureRegistry: registry.plainHttp,
+    });
+    await this.apply(job as KubernetesObject, '创建保存镜像任务 ');
+  }
+
+  /** From the save-image Jobs and their pods, one list each: the prepare step reported the system disk's size. */
+  async observeImages(imageUids: readonly string[]): Promise<Map<string, ObservedImage>> {
+    const [jobs, pods] = await Promise.all([
+      this.list<IJob & KubernetesObject>('batch/v1', 'Job', IMAGE_LABEL),
+      this.list<IPod & KubernetesObject>('v1', 'Pod', IMAGE_LABEL),
+    ]);
+    const jobOf = new Map(jobs.map((job) => [job.metadata?.labels?.[IMAGE_LABEL] ?? '', job]));
+    const podOf = new Map(pods.map((pod) => [pod.metadata?.labels?.[IMAGE_LABEL] ?? '', pod]));
+    return new Map(
+      imageUids.map((uid): [string, ObservedImage] => {
+        const job = jobOf.get(uid);
+        if (!job || job.metadata?.deletionTimestamp) return [uid, { state: 'absent' }];
+        const pod = podOf.get(uid);
+        if (jobCondition(job, 'Complete')) return [uid, { state: 'ready', sizeGb: Math.max(kilobytesToGb(Number(terminatedOf(pod, 'prepare', true)?.message ?? 0)), 0.01) }];
+        if (jobCondition(job, 'Failed')) {
+          const failure = terminatedOf(pod, 'build')?.message ?? terminatedOf(pod, 'prepare', true)?.message ?? (pod && podFailure(pod)) ?? '构建镜像的任务失败';
+          return [uid, { state: 'failed', reason: `保存镜像失败：${failure}` }];
+        }
+        return [uid, { state: 'saving' }];
+      }),
+    );
+  }
+
+  async deleteImage(imageUid: string): Promise<void> {
+    await this.call('删除镜像', () => this.registryOrRefusal().remove(imageUid));
+    await this.remove('batch/v1', 'Job', saveImageJobName(imageUid));
+  }
+
+  async copyData(taskUid: string, fromInstanceId: string, toInstanceId: string, path: string): Promise<void> {
+    if (await this.read('batch/v1', 'Job', copyJobName(taskUid))) return;
+    const from = await this.shapeOf(fromInstanceId);
+    if (!from) throw new DriverError('源实例的数据盘已不存在', false);
+    const to = await this.shapeOf(toInstanceId);
+    if (!to) throw new DriverError('目标实例的数据盘已不存在', false);
+    if (from.hostId !== to.hostId) throw new DriverError('Kubernetes 上只能在同一主机的实例之间拷贝数据（数据盘在节点的本地存储上）', false);
+    const relative = path === DATA_DISK_MOUNT_PATH ? '' : path.slice(DATA_DISK_MOUNT_PATH.length);
+    const job = copyJobOf({ taskUid, namespace: this.namespace, hostId: to.hostId, fromInstanceId, toInstanceId, relative, helperImage: this.options.baseImage });
+    await this.apply(job as KubernetesObject, '创建拷贝任务 ');
+  }
+
+  /** From the copy Jobs and their pods, one list each; the size is known once the copy ends (its termination message). */
+  async observeCopies(taskUids: readonly string[]): Promise<Map<string, ObservedCopy>> {
+    const [jobs, pods] = await Promise.all([
+      this.list<IJob & KubernetesObject>('batch/v1', 'Job', COPY_LABEL),
+      this.list<IPod & KubernetesObject>('v1', 'Pod', COPY_LABEL),
+    ]);
+    const jobOf = new Map(jobs.map((job) => [job.metadata?.labels?.[COPY_LABEL] ?? '', job]));
+    const podOf = new Map(pods.map((pod) => [pod.metadata?.labels?.[COPY_LABEL] ?? '', pod]));
+    return new Map(
+      taskUids.map((uid): [string, ObservedCopy] => {
+        const job = jobOf.get(uid);
+        if (!job) return [uid, { state: 'absent', totalGb: 0, copiedGb: 0 }];
+        const ended = terminatedOf(podOf.get(uid), 'copy');
+        const totalGb = kilobytesToGb(Number(/\d+/.exec(ended?.message ?? '')?.[0] ?? 0));
+        if (jobCondition(job, 'Complete')) return [uid, { state: 'done', totalGb, copiedGb: totalGb }];
+        if (jobCondition(job, 'Failed')) {
+          if (ended?.exitCode === COPY_SOURCE_MISSING) return [uid, { state: 'failed', totalGb: 0, copiedGb: 0, reason: '源实例的数据盘上没有该路径' }];
+          return [uid, { state: 'failed', totalGb, copiedGb: 0, reason: `拷贝失败（退出码 ${ended?.exitCode ?? '未知'}），可能是目标数据盘空间不足` }];
+        }
+        if (job.spec?.suspend) return [uid, { state: 'cancelled', totalGb, copiedGb: 0 }];
+        return [uid, { state: 'running', totalGb, copiedGb: 0 }];
+      }),
+    );
+  }
+
+  /** Suspends the copy's Job (its pod goes, what landed stays); a Job that ended or is gone is left alone. */
+  async cancelCopy(taskUid: string): Promise<void> {
+    const job = await this.read<IJob & KubernetesObject>('batch/v1', 'Job', copyJobName(taskUid));
+    if (!job || job.spec?.suspend || jobCondition(job, 'Complete') || jobCondition(job, 'Failed')) return;
+    await this.apply({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: copyJobName(taskUid), namespace: this.namespace }, spec: { suspend: true } } as KubernetesObject, '取消拷贝任务 ', CANCEL_FIELD_MANAGER);
   }
 }

@@ -4,9 +4,9 @@ import { insertHost } from '../../../test/factories.js';
 import { FakeKubeApiServer, type FakeNode, type KubeObject } from '../../../test/kube-apiserver.js';
 import { eq, inArray } from 'drizzle-orm';
 import { hosts } from '../../db/schema/index.js';
-import { DEFAULT_BASE_IMAGE } from '../../config.js';
+import { DEFAULT_BASE_IMAGE, DEFAULT_IMAGE_BUILDER } from '../../config.js';
 import { KubernetesDriver, podFailure } from './driver.js';
-import { dataClaimOf, secretOf, serviceOf, statefulSetOf, type MachineShape } from './manifests.js';
+import { claimOf, copyJobOf, saveImageJobOf, secretOf, serviceOf, statefulSetOf, type MachineShape } from './manifests.js';
 
 const NAMESPACE = 'slg-unit';
 const shape = (overrides: Partial<MachineShape> = {}): MachineShape => ({
@@ -19,6 +19,9 @@ const shape = (overrides: Partial<MachineShape> = {}): MachineShape => ({
   cpuCores: 32,
   memoryGb: 180,
   replicas: 1,
+  systemClaim: 'slg-k8sunit01-system',
+  reinstalledFor: null,
+  cloneFrom: null,
   ...overrides,
 });
 
@@ -47,8 +50,31 @@ describe('Kubernetes manifests', () => {
   it('refuses a manifest the Kubernetes schema does not accept before it is sent', () => {
     expect(() => statefulSetOf(shape({ replicas: 0.5 as 1 }))).toThrow(/replicas must be integer/);
     expect(() => serviceOf('slg-k8sunit01', NAMESPACE, 'NodePort', { port: 22, nodePort: 30_022.5 }, [])).toThrow(/nodePort must be integer/);
-    expect(dataClaimOf('slg-k8sunit01', NAMESPACE, 80, 'local-path').spec).toMatchObject({ storageClassName: 'local-path', resources: { requests: { storage: '80Gi' } } });
+    expect(claimOf('slg-k8sunit01', NAMESPACE, { kind: 'data', sizeGb: 80 }, 'local-path').spec).toMatchObject({ storageClassName: 'local-path', resources: { requests: { storage: '80Gi' } } });
     expect(secretOf('slg-k8sunit01', NAMESPACE, 'Pw-1', ['ssh-ed25519 AAAA a@b']).stringData).toEqual({ password: 'Pw-1', authorized_keys: 'ssh-ed25519 AAAA a@b\n' });
+  });
+
+  it('keeps the system disk on a claim: seeded from the image once, its directories mounted over the image’s, a clone seeded from its source', () => {
+    const pod = statefulSetOf(shape({ systemClaim: 'slg-k8sunit01-system-abc' })).spec?.template.spec;
+    expect(pod?.volumes?.find((volume) => volume.name === 'system')?.persistentVolumeClaim?.claimName).toBe('slg-k8sunit01-system-abc');
+    expect(pod?.containers[0]?.volumeMounts?.filter((mount) => mount.name === 'system').map((mount) => [mount.mountPath, mount.subPath])).toContainEqual(['/usr', 'usr']);
+    const seed = pod?.initContainers?.[0];
+    expect(seed?.image).toBe('registry.example.com/pytorch:2.5.1');
+    expect(seed?.command?.[2]).toContain('cp -a /usr /slg-system/');
+    const clone = statefulSetOf(shape({ cloneFrom: { instanceId: 'slg-k8sunit00', systemClaim: 'slg-k8sunit00-system', copyData: true } })).spec?.template.spec;
+    expect(clone?.initContainers?.[0]?.command?.[2]).toContain('cp -a /slg-clone-data/. /root/slg-data/');
+    expect(clone?.volumes?.map((volume) => volume.persistentVolumeClaim?.claimName)).toEqual(expect.arrayContaining(['slg-k8sunit00-system', 'slg-k8sunit00-data']));
+    expect(claimOf('slg-k8sunit01', NAMESPACE, { kind: 'system', name: 'slg-k8sunit01-system' }, undefined).spec?.resources?.requests?.storage).toBe('30Gi');
+  });
+
+  it('saves an image with a kaniko Job on the machine’s node, and copies data with a Job on the target’s', () => {
+    const save = saveImageJobOf({ namespace: NAMESPACE, hostId: 'gpu-node-1', imageUid: '0b3c', machineImage: 'base:1', systemClaim: 'slg-k8sunit01-system', destination: 'registry.example.com/slg-private:0b3c', builderImage: DEFAULT_IMAGE_BUILDER, insecureRegistry: false });
+    expect(save.spec?.template.spec?.nodeSelector).toEqual({ 'kubernetes.io/hostname': 'gpu-node-1' });
+    expect(save.spec?.template.spec?.containers[0]?.args).toContain('--destination=registry.example.com/slg-private:0b3c');
+    expect(save.metadata?.labels).toEqual({ 'slg.io/image-uid': '0b3c' });
+    const copy = copyJobOf({ taskUid: 't1', namespace: NAMESPACE, hostId: 'gpu-node-2', fromInstanceId: 'a', toInstanceId: 'b', relative: '/models', helperImage: 'base:1' });
+    expect(copy.spec?.template.spec?.volumes?.map((volume) => volume.persistentVolumeClaim?.claimName)).toEqual(['a-data', 'b-data']);
+    expect(copy.spec?.template.spec?.containers[0]?.command?.[2]).toContain('cp -a "/from/models" "/to/models"');
   });
 
   it('says in Chinese why a pod does not run', () => {
@@ -80,7 +106,7 @@ describe('the Kubernetes driver against the fake API server (objects only)', () 
       kubelet: false,
     });
     const url = await cluster.start();
-    driver = new KubernetesDriver({ db: test.deps.database.db, kubeConfig: cluster.kubeConfig(url), namespace: NAMESPACE, serviceType: 'NodePort', baseImage: DEFAULT_BASE_IMAGE });
+    driver = new KubernetesDriver({ db: test.deps.database.db, kubeConfig: cluster.kubeConfig(url), namespace: NAMESPACE, serviceType: 'NodePort', baseImage: DEFAULT_BASE_IMAGE, builderImage: DEFAULT_IMAGE_BUILDER });
   });
   afterAll(async () => {
     await cluster.close();
@@ -93,11 +119,13 @@ describe('the Kubernetes driver against the fake API server (objects only)', () 
     const now = new Date().toISOString();
     for (const [index, instanceId] of ids.entries()) {
       const running = index % 2 === 0;
-      const set = statefulSetOf({ ...shape({ instanceId, hostId }), replicas: running ? 1 : 0 }) as KubeObject;
-      set.metadata.annotations = { 'slg.io/shape': JSON.stringify(shape({ instanceId, hostId })) };
+      const machine = shape({ instanceId, hostId, systemClaim: `${instanceId}-system`, replicas: running ? 1 : 0 });
+      const set = statefulSetOf(machine) as KubeObject;
+      set.metadata.annotations = { 'slg.io/shape': JSON.stringify(machine) };
       const objects: KubeObject[] = [
         set,
-        dataClaimOf(instanceId, NAMESPACE, 50, undefined) as KubeObject,
+        claimOf(instanceId, NAMESPACE, { kind: 'data', sizeGb: 50 }, undefined) as KubeObject,
+        claimOf(instanceId, NAMESPACE, { kind: 'system', name: machine.systemClaim }, undefined) as KubeObject,
         { ...(serviceOf(instanceId, NAMESPACE, 'NodePort', { port: 22, nodePort: 30_000 + (index % 2000) }, []) as KubeObject) },
       ];
       if (running) {
@@ -144,7 +172,7 @@ describe('the Kubernetes driver against the fake API server (objects only)', () 
       kubelet: false,
     });
     const nodesUrl = await nodes.start();
-    const nodesDriver = new KubernetesDriver({ db: test.deps.database.db, kubeConfig: nodes.kubeConfig(nodesUrl), namespace: 'slg-nodes', serviceType: 'NodePort', baseImage: DEFAULT_BASE_IMAGE });
+    const nodesDriver = new KubernetesDriver({ db: test.deps.database.db, kubeConfig: nodes.kubeConfig(nodesUrl), namespace: 'slg-nodes', serviceType: 'NodePort', baseImage: DEFAULT_BASE_IMAGE, builderImage: DEFAULT_IMAGE_BUILDER });
     try {
       expect(await nodesDriver.syncHosts()).toEqual({ registered: ['gpu-a-01', 'gpu-a-02'], skipped: [{ node: 'gpu-x-01', reason: '标签 slg.io/zone=mars-1 不是已有的地区' }] });
       const rows = await test.deps.database.db.select().from(hosts).where(inArray(hosts.id, ['gpu-a-01', 'gpu-a-02', 'cpu-only']));

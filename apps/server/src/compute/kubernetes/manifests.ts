@@ -1,10 +1,12 @@
-import { NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, DATA_DISK_MOUNT_PATH } from '@slg/shared';
+import { NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, DATA_DISK_MOUNT_PATH, SYSTEM_DISK_GB } from '@slg/shared';
 import { StatefulSet, type IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
+import { Job, type IJob } from 'kubernetes-models/batch/v1/Job';
+import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { PersistentVolumeClaim, type IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Secret, type ISecret } from 'kubernetes-models/v1/Secret';
 import { Service, type IService } from 'kubernetes-models/v1/Service';
 import { INSTANCE_LABEL } from '../docker/engines.js';
-import { TOOLS_START } from '../docker/machine-files.js';
+import { copyDataScript, TOOLS_START } from '../docker/machine-files.js';
 
 /** The one field manager of every server-side apply: repeating an apply is a no-op. */
 export const FIELD_MANAGER = 'slg-compute';
@@ -13,6 +15,11 @@ export const GPU_RESOURCE = 'nvidia.com/gpu';
 export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
 export const MACHINE_CONTAINER = 'machine';
 const SECRET_MOUNT = '/etc/slg-secret';
+/** Which disk a claim is (`system` or `data`), beside the instance label. */
+export const DISK_LABEL = 'slg.io/disk';
+/** Jobs: the private image a save-image Job makes, the task a copy Job runs. */
+export const IMAGE_LABEL = 'slg.io/image-uid';
+export const COPY_LABEL = 'slg.io/copy-task';
 
 /** The names of an instance's objects (docs/compute.md "Mapping onto Kubernetes"). */
 export const objectNames = (instanceId: string) => ({
@@ -24,10 +31,45 @@ export const objectNames = (instanceId: string) => ({
 });
 
 /**
- * PID 1 of a machine on Kubernetes. Nothing of a pod's file system outlives it, so every start is a
- * first boot: root's password comes from the Secret (the platform's copy, which setPassword keeps
- * current), authorized_keys from the Secret's file unless the data of a previous run left one, then the
- * tools and sshd as on Docker (machine-files.ts).
+ * The system disk's claim. Its name carries the reinstall it was made for, so a reinstall makes a new
+ * claim beside the old one (a claim being deleted cannot be applied again) and deletes the old one.
+ */
+export function systemClaimName(instanceId: string, reinstalledFor: number | null): string {
+  return reinstalledFor === null ? `${instanceId}-system` : `${instanceId}-system-${reinstalledFor.toString(36)}`;
+}
+
+/**
+ * The directories of the image that make up the system disk. Debian's merged /usr makes /bin, /sbin and
+ * /lib links into /usr, so these hold everything apt, pip, conda and the user install; /tmp, /run, /proc
+ * and /dev stay the pod's own.
+ */
+export const SYSTEM_DIRECTORIES = ['usr', 'etc', 'var', 'opt', 'home', 'root', 'srv'] as const;
+const SYSTEM_MOUNT = '/slg-system';
+const SEEDED_MARKER = '.slg-seeded';
+const CLONE_SYSTEM_MOUNT = '/slg-clone-system';
+const CLONE_DATA_MOUNT = '/slg-clone-data';
+
+/**
+ * The init container of a machine: on the first start of a system disk it copies the image's system
+ * directories onto it (or, for a clone, the source's system disk and, when asked, its data disk). Later
+ * starts find the marker and change nothing, so what the user installed survives power-off.
+ */
+export function seedScript(clone: { copyData: boolean } | null): string {
+  const fromImage = SYSTEM_DIRECTORIES.map((directory) => `[ -e /${directory} ] && cp -a /${directory} ${SYSTEM_MOUNT}/ || mkdir -p ${SYSTEM_MOUNT}/${directory}`);
+  return [
+    'set -e',
+    `if [ -f ${SYSTEM_MOUNT}/${SEEDED_MARKER} ]; then exit 0; fi`,
+    ...(clone ? [`cp -a ${CLONE_SYSTEM_MOUNT}/. ${SYSTEM_MOUNT}/`, ...(clone.copyData ? [`cp -a ${CLONE_DATA_MOUNT}/. ${DATA_DISK_MOUNT_PATH}/`] : [])] : fromImage),
+    `mkdir -p ${SYSTEM_MOUNT}/root/slg-data`,
+    `touch ${SYSTEM_MOUNT}/${SEEDED_MARKER}`,
+  ].join('\n');
+}
+
+/**
+ * PID 1 of a machine on Kubernetes. The system disk keeps what the user changed, but root's password
+ * comes from the Secret at every start (the platform's copy, which setPassword keeps current), and
+ * authorized_keys from the Secret's file unless one is there already; then the tools and sshd as on
+ * Docker (machine-files.ts).
  */
 export const KUBERNETES_MACHINE_INIT = [
   'set -e',
@@ -59,6 +101,11 @@ export interface MachineShape {
   cpuCores: number;
   memoryGb: number;
   replicas: 0 | 1;
+  /** The system disk's claim (systemClaimName) and the reinstall it was made for (ms since the epoch; null: the first). */
+  systemClaim: string;
+  reinstalledFor: number | null;
+  /** A clone's first start copies the source's disks (same node); dropped once it ran. */
+  cloneFrom: { instanceId: string; systemClaim: string; copyData: boolean } | null;
 }
 
 /** The machine: a StatefulSet of at most one pod, pinned to its node, with the data disk and the Secret mounted. */
@@ -86,6 +133,23 @@ export function statefulSetOf(shape: MachineShape): IStatefulSet {
             ],
             terminationGracePeriodSeconds: 10,
             enableServiceLinks: false,
+            initContainers: [
+              {
+                name: 'seed-system-disk',
+                image: shape.image,
+                command: ['/bin/sh', '-c', seedScript(shape.cloneFrom)],
+                volumeMounts: [
+                  { name: 'system', mountPath: SYSTEM_MOUNT },
+                  { name: 'data', mountPath: DATA_DISK_MOUNT_PATH },
+                  ...(shape.cloneFrom
+                    ? [
+                        { name: 'clone-system', mountPath: CLONE_SYSTEM_MOUNT, readOnly: true },
+                        ...(shape.cloneFrom.copyData ? [{ name: 'clone-data', mountPath: CLONE_DATA_MOUNT, readOnly: true }] : []),
+                      ]
+                    : []),
+                ],
+              },
+            ],
             containers: [
               {
                 name: MACHINE_CONTAINER,
@@ -100,6 +164,7 @@ export function statefulSetOf(shape: MachineShape): IStatefulSet {
                 ports: [{ name: 'ssh', containerPort: 22 }],
                 resources: { requests: limits, limits },
                 volumeMounts: [
+                  ...SYSTEM_DIRECTORIES.map((directory) => ({ name: 'system', mountPath: `/${directory}`, subPath: directory })),
                   { name: 'data', mountPath: DATA_DISK_MOUNT_PATH },
                   { name: 'secret', mountPath: SECRET_MOUNT, readOnly: true },
                 ],
@@ -107,8 +172,15 @@ export function statefulSetOf(shape: MachineShape): IStatefulSet {
               },
             ],
             volumes: [
+              { name: 'system', persistentVolumeClaim: { claimName: shape.systemClaim } },
               { name: 'data', persistentVolumeClaim: { claimName: names.dataClaim } },
               { name: 'secret', secret: { secretName: names.secret, defaultMode: 0o400 } },
+              ...(shape.cloneFrom
+                ? [
+                    { name: 'clone-system', persistentVolumeClaim: { claimName: shape.cloneFrom.systemClaim, readOnly: true } },
+                    ...(shape.cloneFrom.copyData ? [{ name: 'clone-data', persistentVolumeClaim: { claimName: objectNames(shape.cloneFrom.instanceId).dataClaim, readOnly: true } }] : []),
+                  ]
+                : []),
             ],
           },
         },
@@ -117,10 +189,12 @@ export function statefulSetOf(shape: MachineShape): IStatefulSet {
   ).toJSON() as IStatefulSet;
 }
 
-export function dataClaimOf(instanceId: string, namespace: string, sizeGb: number, storageClass: string | undefined): IPersistentVolumeClaim {
+/** A disk of the machine: the data disk (`dataDiskGb`, grown through the claim) or a system disk of SYSTEM_DISK_GB. */
+export function claimOf(instanceId: string, namespace: string, disk: { kind: 'data'; sizeGb: number } | { kind: 'system'; name: string }, storageClass: string | undefined): IPersistentVolumeClaim {
+  const sizeGb = disk.kind === 'data' ? disk.sizeGb : SYSTEM_DISK_GB;
   return validated(
     new PersistentVolumeClaim({
-      metadata: { name: objectNames(instanceId).dataClaim, namespace, labels: labelsOf(instanceId) },
+      metadata: { name: disk.kind === 'data' ? objectNames(instanceId).dataClaim : disk.name, namespace, labels: { ...labelsOf(instanceId), [DISK_LABEL]: disk.kind } },
       spec: {
         accessModes: ['ReadWriteOnce'],
         resources: { requests: { storage: `${sizeGb}Gi` } },
@@ -160,4 +234,118 @@ export function serviceOf(instanceId: string, namespace: string, type: 'NodePort
       },
     }),
   ).toJSON() as IService;
+}
+
+/** Where a Job's helper reports what it measured (the kubelet hands the file's text to the pod's status). */
+const TERMINATION_LOG = '/dev/termination-log';
+
+/** A Job of one pod on one node that runs once and is kept (with its pod) as the record of what it did. */
+function jobOf(args: { name: string; namespace: string; labels: Record<string, string>; hostId: string; initContainers: IPodSpec['initContainers']; containers: IPodSpec['containers']; volumes: NonNullable<IPodSpec['volumes']> }): IJob {
+  return validated(
+    new Job({
+      metadata: { name: args.name, namespace: args.namespace, labels: args.labels },
+      spec: {
+        backoffLimit: 0,
+        suspend: false,
+        template: {
+          metadata: { labels: args.labels },
+          spec: {
+            restartPolicy: 'Never',
+            nodeSelector: { [HOSTNAME_LABEL]: args.hostId },
+            enableServiceLinks: false,
+            ...(args.initContainers ? { initContainers: args.initContainers } : {}),
+            containers: args.containers,
+            volumes: args.volumes,
+          },
+        },
+      },
+    }),
+  ).toJSON() as IJob;
+}
+
+export const saveImageJobName = (imageUid: string) => `slg-image-${imageUid}`;
+export const copyJobName = (taskUid: string) => `slg-copy-${taskUid}`;
+
+/**
+ * What the save-image Job's first step runs, in the machine's own image beside its system disk: the
+ * build context is what changed since the disk was seeded (files whose status changed after the
+ * marker: what apt, pip and the user wrote) plus the list of the image's paths the disk no longer has,
+ * so the image is the machine's image and one small layer on top. It reports that layer's size (KB).
+ */
+export function saveImagePrepareScript(): string {
+  const directories = SYSTEM_DIRECTORIES.join(' ');
+  return [
+    'set -e',
+    'mkdir -p /build/context',
+    'cd /workspace',
+    `find ${directories} -xdev -cnewer ${SEEDED_MARKER} -print0 | tar --null --no-recursion -T - -cf - | tar -C /build/context -xpf -`,
+    `(cd / && find ${directories} -xdev 2>/dev/null | sort) > /build/image.list`,
+    `(find ${directories} -xdev 2>/dev/null | sort) > /build/disk.list`,
+    'comm -23 /build/image.list /build/disk.list > /build/context/.slg-deleted',
+    `printf 'FROM %s\\nCOPY . /\\nRUN cd / && xargs -d "\\\\n" -r rm -rf < /.slg-deleted && rm -f /.slg-deleted\\n' "$BASE_IMAGE" > /build/Dockerfile`,
+    `du -sk /build/context | cut -f1 > ${TERMINATION_LOG}`,
+  ].join('\n');
+}
+
+/**
+ * Save image: a Job on the machine's node builds the image with kaniko (the machine's image, what
+ * changed on its system disk over it: saveImagePrepareScript) and pushes it to the registry.
+ */
+export function saveImageJobOf(args: { namespace: string; hostId: string; imageUid: string; machineImage: string; systemClaim: string; destination: string; builderImage: string; insecureRegistry: boolean }): IJob {
+  return jobOf({
+    name: saveImageJobName(args.imageUid),
+    namespace: args.namespace,
+    labels: { [IMAGE_LABEL]: args.imageUid },
+    hostId: args.hostId,
+    initContainers: [
+      {
+        name: 'prepare',
+        image: args.machineImage,
+        command: ['/bin/sh', '-c', saveImagePrepareScript()],
+        env: [{ name: 'BASE_IMAGE', value: args.machineImage }],
+        volumeMounts: [
+          { name: 'system', mountPath: '/workspace', readOnly: true },
+          { name: 'build', mountPath: '/build' },
+        ],
+      },
+    ],
+    containers: [
+      {
+        name: 'build',
+        image: args.builderImage,
+        args: ['--context=dir:///build/context', '--dockerfile=/build/Dockerfile', `--destination=${args.destination}`, '--single-snapshot', ...(args.insecureRegistry ? ['--insecure', '--insecure-pull'] : [])],
+        volumeMounts: [{ name: 'build', mountPath: '/build' }],
+      },
+    ],
+    volumes: [
+      { name: 'system', persistentVolumeClaim: { claimName: args.systemClaim, readOnly: true } },
+      { name: 'build', emptyDir: {} },
+    ],
+  });
+}
+
+/** A data copy on the target's node, both data disks mounted (a ReadWriteOnce claim may be mounted by every pod of its node). */
+export function copyJobOf(args: { taskUid: string; namespace: string; hostId: string; fromInstanceId: string; toInstanceId: string; relative: string; helperImage: string }): IJob {
+  return jobOf({
+    name: copyJobName(args.taskUid),
+    namespace: args.namespace,
+    labels: { ...labelsOf(args.toInstanceId), [COPY_LABEL]: args.taskUid },
+    hostId: args.hostId,
+    initContainers: undefined,
+    containers: [
+      {
+        name: 'copy',
+        image: args.helperImage,
+        command: ['/bin/sh', '-c', copyDataScript(args.relative, `> ${TERMINATION_LOG}`)],
+        volumeMounts: [
+          { name: 'from', mountPath: '/from', readOnly: true },
+          { name: 'to', mountPath: '/to' },
+        ],
+      },
+    ],
+    volumes: [
+      { name: 'from', persistentVolumeClaim: { claimName: objectNames(args.fromInstanceId).dataClaim, readOnly: true } },
+      { name: 'to', persistentVolumeClaim: { claimName: objectNames(args.toInstanceId).dataClaim } },
+    ],
+  });
 }
