@@ -9,8 +9,9 @@ import type { WechatPayOptions } from './providers/payments/wechatpay.js';
 import type { NoticeTemplateIds, SmsNoticeKind } from './providers/sms/notices.js';
 
 const SMS_PROVIDERS = ['console', 'aliyun', 'tencent'] as const;
-// docs/compute.md: `sim` is the embedded default, `docker` runs instances as containers on Docker hosts.
-const COMPUTE_DRIVERS = ['sim', 'docker'] as const;
+// docs/compute.md: `sim` is the embedded default, `docker` runs instances as containers on Docker hosts,
+// `kubernetes` as StatefulSets on a cluster's GPU nodes.
+const COMPUTE_DRIVERS = ['sim', 'docker', 'kubernetes'] as const;
 /** The platform's base image that `npm run images` builds (Debian with sshd and python3). */
 export const DEFAULT_BASE_IMAGE = 'slg/base:bookworm';
 /** What the Kubernetes driver's save-image Job builds with (K8S_IMAGE_BUILDER): kaniko's executor. */
@@ -32,7 +33,7 @@ const envSchema = z.object({
   JWT_SECRET: optionalText,
   PUBLIC_URL: optionalText,
   APP_TITLE: z.string().default(APP_TITLE_DEFAULT),
-  COMPUTE_DRIVER: z.enum(COMPUTE_DRIVERS, { error: 'COMPUTE_DRIVER 只能是 sim（模拟 GPU 集群）或 docker（Docker 主机）' }).default('sim'),
+  COMPUTE_DRIVER: z.enum(COMPUTE_DRIVERS, { error: 'COMPUTE_DRIVER 只能是 sim（模拟 GPU 集群）、docker（Docker 主机）或 kubernetes（Kubernetes 集群）' }).default('sim'),
   DOCKER_HOST: optionalText,
   DOCKER_GPUS: z.coerce.number().int().min(0).max(64).optional(),
   DOCKER_ZONE: optionalText,
@@ -44,6 +45,17 @@ const envSchema = z.object({
     .default('20000-29999'),
   DOCKER_BASE_IMAGE: z.string().default(DEFAULT_BASE_IMAGE),
   REGISTRY_URL: optionalText,
+  K8S_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/, { error: 'K8S_NAMESPACE 须是合法的 Kubernetes 命名空间名（小写字母、数字和连字符）' })
+    .default('slg-instances'),
+  K8S_STORAGE_CLASS: optionalText,
+  K8S_SERVICE_TYPE: z.enum(['NodePort', 'LoadBalancer'], { error: 'K8S_SERVICE_TYPE 只能是 NodePort 或 LoadBalancer' }).default('NodePort'),
+  K8S_IMAGE_BUILDER: z.string().default(DEFAULT_IMAGE_BUILDER),
+  K8S_NODE_PORTS: z
+    .string()
+    .regex(/^\d{1,5}-\d{1,5}$/, { error: 'K8S_NODE_PORTS 的格式为 起始端口-结束端口，例如 30000-32767' })
+    .default('30000-32767'),
   SIM_CREATE_SECONDS: z.coerce.number().min(0).max(600).default(4),
   SIM_START_SECONDS: z.coerce.number().min(0).max(600).default(2),
   SIM_STOP_SECONDS: z.coerce.number().min(0).max(600).default(2),
@@ -134,9 +146,9 @@ export interface HumanCheckConfig {
   tencent: { secretId: string; secretKey: string; captchaAppId: number; appSecretKey: string } | undefined;
 }
 
-function dockerSshPorts(range: string): { min: number; max: number } {
+function portRange(variable: string, range: string): { min: number; max: number } {
   const [min = 0, max = 0] = range.split('-').map(Number);
-  if (min < 1024 || max > 65535 || max - min < 10) throw new ConfigError('DOCKER_SSH_PORTS 须在 1024-65535 之内，且至少包含 10 个端口');
+  if (min < 1024 || max > 65535 || max - min < 10) throw new ConfigError(`${variable} 须在 1024-65535 之内，且至少包含 10 个端口`);
   return { min, max };
 }
 
@@ -171,6 +183,14 @@ export interface Config {
       sshPorts: { min: number; max: number };
       baseImage: string;
       registryUrl: string | undefined;
+    };
+    /** COMPUTE_DRIVER=kubernetes: the cluster comes from KUBECONFIG (or the pod's service account). */
+    kubernetes: {
+      namespace: string;
+      storageClass: string | undefined;
+      serviceType: 'NodePort' | 'LoadBalancer';
+      builderImage: string;
+      nodePorts: { min: number; max: number };
     };
   };
   smsProvider: SmsProviderName;
@@ -448,6 +468,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : wechatLoginProvider === 'wechat' && e.WECHAT_OPEN_APP_ID && e.WECHAT_OPEN_APP_SECRET
         ? { provider: 'wechat', appId: e.WECHAT_OPEN_APP_ID, appSecret: e.WECHAT_OPEN_APP_SECRET }
         : null;
+  if (e.COMPUTE_DRIVER === 'kubernetes' && !e.REGISTRY_URL) problems.push('COMPUTE_DRIVER=kubernetes 需要 REGISTRY_URL：保存的镜像推送到这个镜像仓库，各节点从这里拉取');
   if (problems.length > 0) throw new ConfigError(problems.join('；'));
 
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
@@ -479,9 +500,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         zoneId: e.DOCKER_ZONE,
         gpuModelId: e.DOCKER_GPU_MODEL,
         publicAddress: e.DOCKER_PUBLIC_ADDRESS ?? new URL(publicUrl).hostname,
-        sshPorts: dockerSshPorts(e.DOCKER_SSH_PORTS),
+        sshPorts: portRange('DOCKER_SSH_PORTS', e.DOCKER_SSH_PORTS),
         baseImage: e.DOCKER_BASE_IMAGE,
         registryUrl: e.REGISTRY_URL,
+      },
+      kubernetes: {
+        namespace: e.K8S_NAMESPACE,
+        storageClass: e.K8S_STORAGE_CLASS,
+        serviceType: e.K8S_SERVICE_TYPE,
+        builderImage: e.K8S_IMAGE_BUILDER,
+        nodePorts: portRange('K8S_NODE_PORTS', e.K8S_NODE_PORTS),
       },
     },
     smsProvider: smsProvider ?? 'console',

@@ -9,6 +9,7 @@ import { platformJobs, startJobs } from './jobs/scheduler.js';
 import { applyOperatorTelephones } from './modules/users/service.js';
 import type { AppDeps } from './deps.js';
 import { createComputeRuntime } from './compute/index.js';
+import { KubernetesDriver } from './compute/kubernetes/driver.js';
 import { Reconciler } from './modules/rental/reconciler.js';
 import { startReconcileLoop } from './compute/loop.js';
 import { seedSimFleet } from './compute/sim/fleet.js';
@@ -34,6 +35,17 @@ async function main(): Promise<void> {
     console.log(`Docker 主机 ${hostId}（${docker.engineUrl}）已登记为市场上的主机`);
   }
   const compute = createComputeRuntime(config, database.db, now);
+  if (compute.driver instanceof KubernetesDriver) {
+    // The market's hosts before the first user comes; the job keeps them in step afterwards.
+    const synced = await compute.driver.syncHosts().catch((error: unknown) => {
+      console.error(`Kubernetes 集群无法访问（KUBECONFIG 或服务账号），主机将在集群可访问后同步：${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    });
+    if (synced) {
+      console.log(`Kubernetes 集群的 ${synced.registered.length} 个节点已同步为主机${synced.takenOff.length > 0 ? `，${synced.takenOff.length} 台不在集群中的主机已下架` : ''}`);
+      for (const skipped of synced.skipped) console.warn(`节点 ${skipped.node} 未能登记为主机：${skipped.reason}`);
+    }
+  }
   const deps: AppDeps = { config, database, sms: createSmsProvider(config, now), payments: createPaymentGateways(config), compute,
     metrics: createMetricsSource(config, database.db),
     telemetry: createTelemetry(database.db, now, { processMetrics: true }),

@@ -91,6 +91,7 @@ const SUBJECTS: Subject[] = [
               kubeConfig: cluster.kubeConfig(url),
               namespace,
               serviceType: 'NodePort',
+              nodePorts: { min: 28_000, max: 28_999 },
               baseImage: DEFAULT_BASE_IMAGE,
               registryUrl: registry.address,
               builderImage: DEFAULT_IMAGE_BUILDER,

@@ -76,6 +76,8 @@ export interface ComputeDriver {
    * TCP on a gateway port; `host-port` — both on the public port of the instance's own host.
    */
   readonly serviceRouting: 'zone-gateway' | 'host-port';
+  /** The public ports custom services are given from (a Kubernetes cluster's node ports are a narrower range). */
+  readonly publicPortRange: { min: number; max: number };
   /** Creates the disks and the container from the image (root's password and authorized_keys set), then starts it with `spec.gpuNum` GPUs. */
   create(spec: MachineSpec): Promise<void>;
   /** Starts a stopped machine with this many GPUs (0: no-GPU mode). */
@@ -135,6 +137,9 @@ export interface ComputeDriver {
    */
   cancelCopy(taskUid: string): Promise<void>;
 }
+
+/** Public ports of custom services on the zones' gateways and on Docker hosts. */
+export const DEFAULT_PUBLIC_PORT_RANGE = { min: 30_000, max: 59_999 } as const;
 
 /** What the machines report of a data copy. */
 export interface ObservedCopy {

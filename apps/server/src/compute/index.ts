@@ -5,6 +5,8 @@ import type { ComputeDriver } from './driver.js';
 import { DockerDriver } from './docker/driver.js';
 import { DockerEngines } from './docker/engines.js';
 import { SimDriver } from './sim/driver.js';
+import { KubeConfig } from '@kubernetes/client-node';
+import { KubernetesDriver } from './kubernetes/driver.js';
 
 /** The driver COMPUTE_DRIVER names. */
 export function createDriver(config: Config, db: Database, now: () => Date): ComputeDriver {
@@ -15,6 +17,23 @@ export function createDriver(config: Config, db: Database, now: () => Date): Com
       engines: new DockerEngines(db, config.jwtSecret, docker.publicAddress),
       baseImage: docker.baseImage,
       sshPorts: docker.sshPorts,
+      ...(docker.registryUrl ? { registryUrl: docker.registryUrl } : {}),
+    });
+  }
+  if (config.computeDriver === 'kubernetes') {
+    const { kubernetes, docker } = config.compute;
+    // KUBECONFIG, else ~/.kube/config, else the service account of the pod the platform runs in.
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromDefault();
+    return new KubernetesDriver({
+      db,
+      kubeConfig,
+      namespace: kubernetes.namespace,
+      serviceType: kubernetes.serviceType,
+      builderImage: kubernetes.builderImage,
+      nodePorts: kubernetes.nodePorts,
+      baseImage: docker.baseImage,
+      ...(kubernetes.storageClass ? { storageClass: kubernetes.storageClass } : {}),
       ...(docker.registryUrl ? { registryUrl: docker.registryUrl } : {}),
     });
   }

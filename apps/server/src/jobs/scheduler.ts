@@ -14,6 +14,7 @@ import { ReminderService } from '../modules/reminders/service.js';
 import { pruneAttemptWindows } from '../modules/security/attempts.js';
 import { LONGEST_ATTEMPT_WINDOW_SECONDS } from '../modules/security/rules.js';
 import { SpentHumanChecks } from '../providers/captcha/spent.js';
+import { KubernetesDriver } from '../compute/kubernetes/driver.js';
 
 export interface PeriodicJob {
   name: string;
@@ -31,7 +32,10 @@ export function platformJobs(deps: AppDeps): PeriodicJob[] {
   const recharges = new RechargeService(deps);
   const spentHumanChecks = new SpentHumanChecks(deps.database.db);
   const instanceBilling = new InstanceBillingJobs(deps);
+  const cluster = deps.compute.driver instanceof KubernetesDriver ? deps.compute.driver : null;
   return [
+    // On Kubernetes the market's hosts are the cluster's labelled nodes: new ones join, sizes follow, removed ones go off the market.
+    ...(cluster ? [{ name: 'sync-cluster-nodes', everyMs: 60_000, exclusive: true, run: () => cluster.syncHosts() }] : []),
     { name: 'expire-stale-recharges', everyMs: 60_000, run: () => recharges.expireStale() },
     // Running instances whose host failed, became unreachable or stopped them stop billing.
     { name: 'watch-instances', everyMs: 15_000, exclusive: true, run: () => new Reconciler(deps).watch() },

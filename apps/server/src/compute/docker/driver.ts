@@ -6,7 +6,7 @@ import { DATA_DISK_MOUNT_PATH, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB } from '@slg/s
 import { imageReference, PRIVATE_IMAGE_REPOSITORY } from '../images.js';
 import { rowsOf, type Database } from '../../db/client.js';
 import { dockerGpuClaims, dockerMachines, instances } from '../../db/schema/index.js';
-import { DriverError, type ComputeDriver, type MachineSpec, type MachineState, type ObservedCopy, type ObservedImage, type ObservedMachine } from '../driver.js';
+import { DriverError, type ComputeDriver, type MachineSpec, type MachineState, type ObservedCopy, type ObservedImage, type ObservedMachine, DEFAULT_PUBLIC_PORT_RANGE } from '../driver.js';
 import { driverErrorOf, INSTANCE_LABEL, isUnanswered, statusOf, UNREACHABLE_REASON, type DockerEngines, type Engine } from './engines.js';
 import { addressOf, isServiceForwarder, ServiceForwarders } from './services.js';
 import { copyDataScript, COPY_SOURCE_MISSING, filesOfArchive, firstBootArchive, MACHINE_INIT, rootHashOf, type FirstBootFiles } from './machine-files.js';
@@ -76,6 +76,7 @@ function sameSet(left: readonly number[], right: readonly number[]): boolean {
 export class DockerDriver implements ComputeDriver {
   readonly name = 'docker' as const;
   readonly serviceRouting = 'host-port' as const;
+  readonly publicPortRange = DEFAULT_PUBLIC_PORT_RANGE;
 
   /** Cross-host copies stream through this process; what it knows of them (lost with it, then reported absent). */
   private readonly streamedCopies = new Map<string, ObservedCopy & { abort: () => void }>();

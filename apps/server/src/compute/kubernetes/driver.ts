@@ -55,6 +55,8 @@ export interface KubernetesDriverOptions {
   storageClass?: string;
   /** K8S_SERVICE_TYPE: node ports (default) or a load balancer's address. */
   serviceType: 'NodePort' | 'LoadBalancer';
+  /** K8S_NODE_PORTS: the cluster's node port range (its --service-node-port-range), where custom services get their public port. */
+  nodePorts: { min: number; max: number };
   baseImage: string;
   /** REGISTRY_URL: where saved images go (`host[:port][/path]`); nodes pull private images from there. */
   registryUrl?: string;
@@ -117,6 +119,7 @@ export function podFailure(pod: IPod): string | null {
 export class KubernetesDriver implements ComputeDriver {
   readonly name = 'kubernetes' as const;
   readonly serviceRouting = 'host-port' as const;
+  readonly publicPortRange: { min: number; max: number };
   private readonly objects: KubernetesObjectApi;
   private readonly exec: Exec;
   /** The last measured data-disk usage (GB) of each machine, kept for while it is stopped. */
@@ -128,6 +131,7 @@ export class KubernetesDriver implements ComputeDriver {
     this.objects = KubernetesObjectApi.makeApiClient(options.kubeConfig);
     this.exec = new Exec(options.kubeConfig);
     this.registry = options.registryUrl ? new ImageRegistry(options.registryUrl) : null;
+    this.publicPortRange = options.nodePorts;
   }
 
   private get namespace(): string {

@@ -106,7 +106,7 @@ describe('the Kubernetes driver against the fake API server (objects only)', () 
       kubelet: false,
     });
     const url = await cluster.start();
-    driver = new KubernetesDriver({ db: test.deps.database.db, kubeConfig: cluster.kubeConfig(url), namespace: NAMESPACE, serviceType: 'NodePort', baseImage: DEFAULT_BASE_IMAGE, builderImage: DEFAULT_IMAGE_BUILDER });
+    driver = new KubernetesDriver({ db: test.deps.database.db, kubeConfig: cluster.kubeConfig(url), namespace: NAMESPACE, serviceType: 'NodePort', nodePorts: { min: 30_000, max: 32_767 }, baseImage: DEFAULT_BASE_IMAGE, builderImage: DEFAULT_IMAGE_BUILDER });
   });
   afterAll(async () => {
     await cluster.close();
@@ -172,9 +172,11 @@ describe('the Kubernetes driver against the fake API server (objects only)', () 
       kubelet: false,
     });
     const nodesUrl = await nodes.start();
-    const nodesDriver = new KubernetesDriver({ db: test.deps.database.db, kubeConfig: nodes.kubeConfig(nodesUrl), namespace: 'slg-nodes', serviceType: 'NodePort', baseImage: DEFAULT_BASE_IMAGE, builderImage: DEFAULT_IMAGE_BUILDER });
+    const nodesDriver = new KubernetesDriver({ db: test.deps.database.db, kubeConfig: nodes.kubeConfig(nodesUrl), namespace: 'slg-nodes', serviceType: 'NodePort', nodePorts: { min: 30_000, max: 32_767 }, baseImage: DEFAULT_BASE_IMAGE, builderImage: DEFAULT_IMAGE_BUILDER });
     try {
-      expect(await nodesDriver.syncHosts()).toEqual({ registered: ['gpu-a-01', 'gpu-a-02'], skipped: [{ node: 'gpu-x-01', reason: '标签 slg.io/zone=mars-1 不是已有的地区' }] });
+      expect(await nodesDriver.syncHosts()).toMatchObject({ registered: ['gpu-a-01', 'gpu-a-02'], skipped: [{ node: 'gpu-x-01', reason: '标签 slg.io/zone=mars-1 不是已有的地区' }] });
+      // The simulated fleet's hosts are no nodes of this cluster: off the market.
+      expect((await test.deps.database.db.select({ enabled: hosts.enabled }).from(hosts).where(eq(hosts.id, hostId)))[0]?.enabled).toBe(false);
       const rows = await test.deps.database.db.select().from(hosts).where(inArray(hosts.id, ['gpu-a-01', 'gpu-a-02', 'cpu-only']));
       expect(rows.map((row) => [row.id, row.enabled, row.gpuTotal, row.cpuPerGpu, row.memoryGbPerGpu, row.cudaVersion, row.driverVersion, row.publicAddress]).sort()).toEqual([
         ['gpu-a-01', true, 8, 16, 125, '12.8', '570.124.06', '127.0.0.1'],

@@ -1,4 +1,4 @@
-import { asc, desc, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, notInArray, sql } from 'drizzle-orm';
 import type { INode } from 'kubernetes-models/v1/Node';
 import type { Database } from '../../db/client.js';
 import { cpuModels, gpuModels, hosts, publicImages, zones } from '../../db/schema/index.js';
@@ -34,6 +34,8 @@ export interface NodeSync {
   registered: string[];
   /** Labelled nodes that could not become hosts, and why (for the operator's log). */
   skipped: { node: string; reason: string }[];
+  /** Hosts that are no labelled node of the cluster (any more), taken off the market. */
+  takenOff: string[];
 }
 
 /**
@@ -49,7 +51,7 @@ export async function syncHostsFromNodes(db: Database, nodes: readonly INode[]):
   const knownModels = new Set((await db.select({ id: gpuModels.id }).from(gpuModels)).map((row) => row.id));
   const cpus = await db.select({ id: cpuModels.id }).from(cpuModels).orderBy(asc(cpuModels.sortOrder), asc(cpuModels.id));
   const [newestCuda] = await db.select({ cuda: publicImages.cuda }).from(publicImages).orderBy(desc(publicImages.cuda)).limit(1);
-  const result: NodeSync = { registered: [], skipped: [] };
+  const result: NodeSync = { registered: [], skipped: [], takenOff: [] };
   for (const node of nodes) {
     const name = node.metadata?.name ?? '';
     const labels = node.metadata?.labels ?? {};
@@ -109,5 +111,12 @@ export async function syncHostsFromNodes(db: Database, nodes: readonly INode[]):
       });
     result.registered.push(name);
   }
+  // No machine can be made where there is no node: hosts of another driver (the simulated fleet) or of removed nodes.
+  const gone = await db
+    .update(hosts)
+    .set({ enabled: false, updatedAt: new Date() })
+    .where(and(eq(hosts.enabled, true), notInArray(hosts.id, result.registered)))
+    .returning({ id: hosts.id });
+  result.takenOff = gone.map((row) => row.id).sort();
   return result;
 }

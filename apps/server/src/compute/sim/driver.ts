@@ -3,7 +3,7 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { hosts, publicImages, simImages, simMachines } from '../../db/schema/index.js';
 import { SimCopies } from './copies.js';
-import { DriverError, type ObservedCopy, type ComputeDriver, type ImageState, type MachineSpec, type MachineState, type ObservedImage, type ObservedMachine } from '../driver.js';
+import { DriverError, type ObservedCopy, type ComputeDriver, type ImageState, type MachineSpec, type MachineState, type ObservedImage, type ObservedMachine, DEFAULT_PUBLIC_PORT_RANGE } from '../driver.js';
 
 export interface SimDriverOptions {
   db: Database;
@@ -45,6 +45,7 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
 export class SimDriver implements ComputeDriver {
   readonly name = 'sim' as const;
   readonly serviceRouting = 'zone-gateway' as const;
+  readonly publicPortRange = DEFAULT_PUBLIC_PORT_RANGE;
 
   private readonly copies: SimCopies;
 

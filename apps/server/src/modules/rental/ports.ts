@@ -14,8 +14,6 @@ import { RentalService } from './service.js';
 export const MAX_PORTS_PER_INSTANCE = 5;
 /** Ports the platform itself uses inside an instance (SSH). */
 export const RESERVED_PORTS: readonly number[] = [22];
-/** Services are reached on a public port (of the zone's gateway, or of the instance's host) from this range, unique in the zone. */
-const PUBLIC_PORT_RANGE = { min: 30_000, max: 59_999 } as const;
 
 export const PORT_PROTOCOLS = { http: 1, tcp: 2 } as const;
 export type PortProtocol = (typeof PORT_PROTOCOLS)[keyof typeof PORT_PROTOCOLS];
@@ -90,7 +88,9 @@ export class PortService {
   /** A free public port of the zone (a gateway port, or a port of the instance's host), claimed by the unique index (savepoint per try). */
   private async insertWithPublicPort(tx: Transaction, values: Omit<typeof instancePorts.$inferInsert, 'publicPort' | 'protocol'>, protocol: PortProtocol): Promise<PortRow> {
     for (let attempt = 0; ; attempt += 1) {
-      const publicPort = randomInt(PUBLIC_PORT_RANGE.min, PUBLIC_PORT_RANGE.max + 1);
+      // Reached on a public port (of the zone's gateway, or of the instance's host) from the driver's range, unique in the zone.
+      const { min, max } = this.deps.compute.driver.publicPortRange;
+      const publicPort = randomInt(min, max + 1);
       try {
         return await tx.transaction(async (savepoint) => {
           const [row] = await savepoint
