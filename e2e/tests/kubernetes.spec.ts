@@ -83,7 +83,7 @@ async function api<T>(request: APIRequestContext, token: string, method: 'get' |
 }
 
 /** What the cluster holds of an instance, by kind. */
-function objectsOf(instanceId: string): Record<string, KubeObject[]> {
+function objectsOf(instanceId: string): { statefulsets: KubeObject[]; services: KubeObject[]; claims: KubeObject[]; pods: KubeObject[] } {
   const mine = (kind: Parameters<FakeKubeApiServer['stored']>[0]) => cluster?.stored(kind).filter((object) => object.metadata.labels?.['slg.io/instance-id'] === instanceId) ?? [];
   return { statefulsets: mine('statefulsets'), services: mine('services'), claims: mine('persistentvolumeclaims'), pods: mine('pods') };
 }
@@ -110,7 +110,7 @@ test('on Kubernetes: the node is a host on the market → rent it → 运行中 
   const row = page.getByRole('row').filter({ hasText: 'k8s-e2e' });
   // The first start seeds the system disk from the image: give it a minute and a half.
   await expect(row.getByText('运行中', { exact: true })).toBeVisible({ timeout: 90_000 });
-  const { token = '' } = await storedSession(page);
+  const token = (await storedSession(page)).token ?? '';
   const [instance] = (await api<{ list: { instanceId: string; sshCommand: string | null }[] }>(request, token, 'get', '/rental?page=1&pageSize=10')).list;
   if (!instance?.sshCommand) throw new Error('no SSH command on the instance');
   const id = instance.instanceId;

@@ -4,6 +4,7 @@ import { meterOpenRuns } from '../src/modules/rental/metering.js';
 import { holdJobLeases, seedRunningInstances } from './compute.js';
 import { seedMarketFleet } from './market-fleet.js';
 import { benchDockerHost, createToSshScenario } from './docker.js';
+import { kubernetesObserveScenario } from './kubernetes.js';
 
 /** What a scenario may use to set itself up before it is measured. */
 export interface BenchContext {
@@ -206,6 +207,7 @@ export const SCENARIOS: readonly Scenario[] = [
       };
     },
   },
+  kubernetesObserveScenario,
   // Last: registering a Docker engine takes the run's other hosts off the market.
   ...(benchDockerHost ? [createToSshScenario] : []),
 ];

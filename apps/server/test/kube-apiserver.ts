@@ -3,22 +3,28 @@
  * machines this project is tested on, so the Kubernetes driver's tests talk to this instead.
  *
  * What it does: serves the paths `@kubernetes/client-node` calls for what the driver uses — server-side
- * apply (PATCH `application/apply-patch+yaml`), get, list by label selector, delete and status of
- * StatefulSets, Pods, Services, Secrets and PersistentVolumeClaims in one namespace, Nodes, and pod
- * exec over WebSockets (`v5.channel.k8s.io`). Every applied object is validated against the Kubernetes
- * OpenAPI schema (the `kubernetes-models` package) and answered 422 like the real server when it does
- * not fit. Its "kubelet" runs the one pod of each StatefulSet with replicas 1 as a real container on a
- * Docker engine (image, command, env from Secrets, the Secret's files, the PVC as a named volume, CPU
- * and memory limits), its "kube-proxy" listens on every NodePort and relays to the pod's container, so
- * SSH, exec, stop and data kept across pods are real.
+ * apply (PATCH `application/apply-patch+yaml`), get, list by label selector (also as metadata only,
+ * `PartialObjectMetadataList`), delete and status of StatefulSets, Jobs, Pods, Services, Secrets and
+ * PersistentVolumeClaims in one namespace, Nodes, and pod exec over WebSockets (`v5.channel.k8s.io`).
+ * Every applied object is validated against the Kubernetes OpenAPI schema (the `kubernetes-models`
+ * package) and answered 422 like the real server when it does not fit. Its "kubelet" runs the pod of
+ * each StatefulSet with replicas 1 and of each Job as real containers on a Docker engine — init
+ * containers in order, then the container; image pulled from its registry when missing; command, env
+ * from Secrets, the Secret's files, PVCs (whole or a subPath) and emptyDirs as volumes, CPU and memory
+ * limits, the termination message — a Job's pod ending Succeeded or Failed, a suspended Job's pod
+ * removed. Its "kube-proxy" listens on every NodePort and relays to the pod's container, so SSH, exec,
+ * stop, data kept across pods and images saved and pulled are real.
  *
  * Its limits: one namespace; no admission, RBAC, watches, quotas, resourceVersion conflicts or
- * strategic merge; apply replaces an object's spec with the applied one (right for a single field
- * manager, which is all the driver uses) and keeps status; label selectors of `key=value` and `key`
- * only; GPUs are counted against a node's allocatable `nvidia.com/gpu` but no device is attached, and a
- * CPU limit beyond the engine's cores is clamped to them; one
- * volume per PVC on one engine, its size not enforced (expansion just updates the capacity); every node
- * is this machine (address 127.0.0.1).
+ * strategic merge; apply replaces an object's spec with the one its first field manager applies (right
+ * for the driver's single manager) and lays another manager's apply over it; status is kept; label
+ * selectors of `key=value` and `key` only; GPUs are counted against a node's allocatable
+ * `nvidia.com/gpu` but no device is attached, and a CPU limit beyond the engine's cores is clamped to
+ * them; one volume per PVC on one engine, its size not enforced (expansion just updates the capacity);
+ * every node is this machine (address 127.0.0.1), and the engine must be local too (subPaths and
+ * termination messages are files of this machine); nothing restarts: a container that exits fails its
+ * pod. kaniko's executor image cannot be pulled here, so a container running it is carried out by the
+ * engine (runBuilder: the same Dockerfile and context built and pushed).
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -316,6 +322,10 @@ export class FakeKubeApiServer {
             return send(200, object);
           }
           const items = this.stored(resource).filter((object) => matchesSelector(object.metadata.labels, url.searchParams.get('labelSelector')));
+          if (/as=PartialObjectMetadataList/.test(request.headers.accept ?? '')) {
+            const metadataItems = items.map((object) => ({ apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadata', metadata: object.metadata }));
+            return send(200, { apiVersion: 'meta.k8s.io/v1', kind: 'PartialObjectMetadataList', metadata: { resourceVersion: String(Date.now()) }, items: metadataItems });
+          }
           return send(200, { apiVersion: RESOURCES[resource].apiVersion, kind: `${RESOURCES[resource].kind}List`, metadata: { resourceVersion: String(Date.now()) }, items });
         }
         case 'PATCH': {

@@ -137,11 +137,12 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', { timeout: 120_00
     driver = prepared.driver;
     hostId = prepared.hostId;
   });
+  // Removing the machines' disks (a system disk each on Kubernetes) takes a while on a busy machine.
   afterAll(async () => {
     for (const id of made) await driver.destroy(id).catch(() => undefined);
     await prepared?.close?.();
     await test?.close();
-  });
+  }, 180_000);
 
   function spec(overrides: Partial<MachineSpec> = {}): MachineSpec {
     const instanceId = machineId();

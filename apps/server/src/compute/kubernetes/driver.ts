@@ -15,6 +15,7 @@ import { DriverError, type ComputeDriver, type MachineSpec, type ObservedCopy, t
 import { INSTANCE_LABEL } from '../docker/engines.js';
 import { COPY_SOURCE_MISSING } from '../docker/machine-files.js';
 import { imageReference } from '../images.js';
+import { listObjects, type ListedKind } from './lists.js';
 import { ImageRegistry } from './registry.js';
 import { syncHostsFromNodes, type NodeSync } from './nodes.js';
 import {
@@ -29,7 +30,6 @@ import {
   saveImageJobOf,
   systemClaimName,
   GPU_RESOURCE,
-  HOSTNAME_LABEL,
   MACHINE_CONTAINER,
   objectNames,
   secretOf,
@@ -154,8 +154,10 @@ export class KubernetesDriver implements ComputeDriver {
     return this.call(what, () => this.objects.patch(object, undefined, undefined, fieldManager, true, PatchStrategy.ServerSideApply));
   }
 
-  private list<T extends KubernetesObject>(apiVersion: string, kind: string, labelSelector: string | undefined): Promise<T[]> {
-    return this.call(`列出 ${kind} `, async () => (await this.objects.list<T>(apiVersion, kind, kind === 'Node' ? undefined : this.namespace, undefined, undefined, undefined, undefined, labelSelector)).items);
+  private list<T>(kind: ListedKind, labelSelector: string | undefined, metadataOnly = false): Promise<T[]> {
+    return this.call(`列出 ${kind} `, () =>
+      listObjects<T>(this.options.kubeConfig, kind, { ...(kind === 'Node' ? {} : { namespace: this.namespace }), ...(labelSelector ? { labelSelector } : {}), metadataOnly }),
+    );
   }
 
   /** The object, or null when the server has none of that name. */
@@ -255,7 +257,7 @@ export class KubernetesDriver implements ComputeDriver {
   }
 
   private async systemClaims(instanceId: string): Promise<string[]> {
-    const claims = await this.list<IPersistentVolumeClaim & KubernetesObject>('v1', 'PersistentVolumeClaim', `${INSTANCE_LABEL}=${instanceId},${DISK_LABEL}=system`);
+    const claims = await this.list<IPersistentVolumeClaim>('PersistentVolumeClaim', `${INSTANCE_LABEL}=${instanceId},${DISK_LABEL}=system`);
     return claims.map((claim) => claim.metadata?.name ?? '');
   }
 
@@ -286,7 +288,7 @@ export class KubernetesDriver implements ComputeDriver {
     await this.remove('v1', 'PersistentVolumeClaim', names.dataClaim);
     for (const claim of await this.systemClaims(instanceId)) await this.remove('v1', 'PersistentVolumeClaim', claim);
     // Copies into this machine go with it; a saved image's Job is the image's record and stays.
-    for (const job of await this.list<IJob & KubernetesObject>('batch/v1', 'Job', `${INSTANCE_LABEL}=${instanceId},${COPY_LABEL}`)) await this.remove('batch/v1', 'Job', job.metadata?.name ?? '');
+    for (const job of await this.list<IJob>('Job', `${INSTANCE_LABEL}=${instanceId},${COPY_LABEL}`)) await this.remove('batch/v1', 'Job', job.metadata?.name ?? '');
     this.lastUsage.delete(instanceId);
   }
 
@@ -382,11 +384,12 @@ export class KubernetesDriver implements ComputeDriver {
   /** One list call per kind for every machine of the platform. */
   private async snapshot(): Promise<Snapshot> {
     const [sets, pods, claims, services, nodes] = await Promise.all([
-      this.list<IStatefulSet & KubernetesObject>('apps/v1', 'StatefulSet', INSTANCE_LABEL),
-      this.list<IPod & KubernetesObject>('v1', 'Pod', INSTANCE_LABEL),
-      this.list<IPersistentVolumeClaim & KubernetesObject>('v1', 'PersistentVolumeClaim', INSTANCE_LABEL),
-      this.list<IService & KubernetesObject>('v1', 'Service', INSTANCE_LABEL),
-      this.list<INode & KubernetesObject>('v1', 'Node', undefined),
+      // The shape annotation says all the driver needs of a StatefulSet, the name and labels all of a claim.
+      this.list<IStatefulSet>('StatefulSet', INSTANCE_LABEL, true),
+      this.list<IPod>('Pod', INSTANCE_LABEL),
+      this.list<IPersistentVolumeClaim>('PersistentVolumeClaim', INSTANCE_LABEL, true),
+      this.list<IService>('Service', INSTANCE_LABEL),
+      this.list<INode>('Node', undefined),
     ]);
     return {
       sets: byInstance(sets),
@@ -420,13 +423,13 @@ export class KubernetesDriver implements ComputeDriver {
     const shape = JSON.parse(set?.metadata?.annotations?.[SHAPE_ANNOTATION] ?? '{}') as Partial<MachineShape>;
     const claimNamed = (name: string | undefined) => claims.find((claim) => claim.metadata?.name === name && !claim.metadata?.deletionTimestamp);
     if (!set || set.metadata?.deletionTimestamp || !claimNamed(objectNames(instanceId).dataClaim) || !claimNamed(shape.systemClaim)) return { state: 'deleting' };
-    const node = snapshot.nodes.get(set.spec?.template.spec?.nodeSelector?.[HOSTNAME_LABEL] ?? '');
+    const node = snapshot.nodes.get(shape.hostId ?? '');
     const ready = node?.status?.conditions?.find((condition) => condition.type === 'Ready');
     if (!node) return { state: 'error', reason: `实例所在的主机（节点 ${shape.hostId ?? ''}）已不在集群中` };
     // NotReady (False) or silent (Unknown): the machine cannot be reached until its node is back.
     if (ready?.status !== 'True') return { state: 'unreachable', reason: `实例所在的主机（节点 ${node.metadata?.name ?? ''}）失去联系` };
     const image = shape.imageId;
-    if ((set.spec?.replicas ?? 0) === 0) {
+    if ((shape.replicas ?? 0) === 0) {
       if (pod) return { state: 'stopping', image };
       const oldSystemDisk = claims.some((claim) => claim.metadata?.labels?.[DISK_LABEL] === 'system' && claim.metadata.name !== shape.systemClaim);
       return { state: oldSystemDisk ? 'reinstalling' : 'stopped', image };
@@ -450,7 +453,7 @@ export class KubernetesDriver implements ComputeDriver {
 
   /** Hosts from the cluster's labelled nodes (nodes.ts), from one list of the nodes. */
   async syncHosts(): Promise<NodeSync> {
-    return syncHostsFromNodes(this.options.db, await this.list<INode & KubernetesObject>('v1', 'Node', undefined));
+    return syncHostsFromNodes(this.options.db, await this.list<INode>('Node', undefined));
   }
 
   async resizeDataDisk(instanceId: string, sizeGb: number): Promise<void> {
@@ -518,8 +521,8 @@ export class KubernetesDriver implements ComputeDriver {
   /** From the save-image Jobs and their pods, one list each: the prepare step reported the system disk's size. */
   async observeImages(imageUids: readonly string[]): Promise<Map<string, ObservedImage>> {
     const [jobs, pods] = await Promise.all([
-      this.list<IJob & KubernetesObject>('batch/v1', 'Job', IMAGE_LABEL),
-      this.list<IPod & KubernetesObject>('v1', 'Pod', IMAGE_LABEL),
+      this.list<IJob>('Job', IMAGE_LABEL),
+      this.list<IPod>('Pod', IMAGE_LABEL),
     ]);
     const jobOf = new Map(jobs.map((job) => [job.metadata?.labels?.[IMAGE_LABEL] ?? '', job]));
     const podOf = new Map(pods.map((pod) => [pod.metadata?.labels?.[IMAGE_LABEL] ?? '', pod]));
@@ -558,8 +561,8 @@ export class KubernetesDriver implements ComputeDriver {
   /** From the copy Jobs and their pods, one list each; the size is known once the copy ends (its termination message). */
   async observeCopies(taskUids: readonly string[]): Promise<Map<string, ObservedCopy>> {
     const [jobs, pods] = await Promise.all([
-      this.list<IJob & KubernetesObject>('batch/v1', 'Job', COPY_LABEL),
-      this.list<IPod & KubernetesObject>('v1', 'Pod', COPY_LABEL),
+      this.list<IJob>('Job', COPY_LABEL),
+      this.list<IPod>('Pod', COPY_LABEL),
     ]);
     const jobOf = new Map(jobs.map((job) => [job.metadata?.labels?.[COPY_LABEL] ?? '', job]));
     const podOf = new Map(pods.map((pod) => [pod.metadata?.labels?.[COPY_LABEL] ?? '', pod]));

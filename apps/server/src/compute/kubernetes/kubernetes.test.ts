@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helpers.js';
 import { insertHost } from '../../../test/factories.js';
-import { FakeKubeApiServer, type FakeNode, type KubeObject } from '../../../test/kube-apiserver.js';
+import { FakeKubeApiServer, type FakeNode } from '../../../test/kube-apiserver.js';
+import { machineShape, putMachines } from '../../../test/kube-fleet.js';
 import { eq, inArray } from 'drizzle-orm';
 import { hosts } from '../../db/schema/index.js';
 import { DEFAULT_BASE_IMAGE, DEFAULT_IMAGE_BUILDER } from '../../config.js';
@@ -9,21 +10,7 @@ import { KubernetesDriver, podFailure } from './driver.js';
 import { claimOf, copyJobOf, saveImageJobOf, secretOf, serviceOf, statefulSetOf, type MachineShape } from './manifests.js';
 
 const NAMESPACE = 'slg-unit';
-const shape = (overrides: Partial<MachineShape> = {}): MachineShape => ({
-  instanceId: 'slg-k8sunit01',
-  hostId: 'gpu-node-1',
-  namespace: NAMESPACE,
-  image: 'registry.example.com/pytorch:2.5.1',
-  imageId: 'pytorch-2.5.1-py3.12-cu124',
-  gpuNum: 2,
-  cpuCores: 32,
-  memoryGb: 180,
-  replicas: 1,
-  systemClaim: 'slg-k8sunit01-system',
-  reinstalledFor: null,
-  cloneFrom: null,
-  ...overrides,
-});
+const shape = (overrides: Partial<MachineShape> = {}): MachineShape => machineShape({ instanceId: 'slg-k8sunit01', hostId: 'gpu-node-1', namespace: NAMESPACE, ...overrides });
 
 describe('Kubernetes manifests', () => {
   it('pins the machine to its node, asks for its GPUs with requests equal to limits, and tolerates an unreachable node', () => {
@@ -113,32 +100,9 @@ describe('the Kubernetes driver against the fake API server (objects only)', () 
     await test.close();
   });
 
-  // Its time is measured by `npm run bench` (bench/kubernetes-observe), not here.
+  // Its time is measured by `npm run bench -- kubernetes-observe`, not here.
   it('observes 1,000 machines with one list call per kind', async () => {
-    const ids = Array.from({ length: 1000 }, (_, index) => `slg-perf${String(index).padStart(5, '0')}`);
-    const now = new Date().toISOString();
-    for (const [index, instanceId] of ids.entries()) {
-      const running = index % 2 === 0;
-      const machine = shape({ instanceId, hostId, systemClaim: `${instanceId}-system`, replicas: running ? 1 : 0 });
-      const set = statefulSetOf(machine) as KubeObject;
-      set.metadata.annotations = { 'slg.io/shape': JSON.stringify(machine) };
-      const objects: KubeObject[] = [
-        set,
-        claimOf(instanceId, NAMESPACE, { kind: 'data', sizeGb: 50 }, undefined) as KubeObject,
-        claimOf(instanceId, NAMESPACE, { kind: 'system', name: machine.systemClaim }, undefined) as KubeObject,
-        { ...(serviceOf(instanceId, NAMESPACE, 'NodePort', { port: 22, nodePort: 30_000 + (index % 2000) }, []) as KubeObject) },
-      ];
-      if (running) {
-        objects.push({
-          apiVersion: 'v1',
-          kind: 'Pod',
-          metadata: { name: `${instanceId}-0`, labels: { 'slg.io/instance-id': instanceId } },
-          spec: (set.spec?.template as { spec: Record<string, unknown> } | undefined)?.spec,
-          status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: now }] },
-        });
-      }
-      cluster.put(...objects);
-    }
+    const ids = putMachines(cluster, { namespace: NAMESPACE, hostId, count: 1000, prefix: 'slg-perf' });
     await driver.observe(ids.slice(0, 1));
     cluster.requests.length = 0;
     const seen = await driver.observe(ids);

@@ -65,16 +65,18 @@ function dockerPromql(metric: MonitorMetricValue, instance: Pick<MonitoredInstan
 
 /**
  * Names follow docs/compute.md's Kubernetes mapping: the instance's pod is `<instanceId>-0` (its
- * StatefulSet's only replica) and its data disk the PVC `<instanceId>-data`. Sources: the NVIDIA DCGM
- * exporter with pod labels (GPU utilisation per `gpu`), cAdvisor in the kubelet (CPU, memory, the
- * container's writable layer), kubelet volume stats (PVCs) and kube-state-metrics (the pod's PVCs, its
- * ephemeral-storage limit).
+ * StatefulSet's only replica), its data disk the PVC `<instanceId>-data` and its system disk the PVC
+ * `<instanceId>-system[-<reinstall>]`. Sources: the NVIDIA DCGM exporter with pod labels (GPU
+ * utilisation per `gpu`), cAdvisor in the kubelet (CPU, memory), kubelet volume stats (both disks) and
+ * kube-state-metrics (the pod's other PVCs).
  */
 function kubernetesPromql(metric: MonitorMetricValue, instanceId: string, stepSeconds: number): string {
   const pod = `pod="${instanceId}-0"`;
   // cAdvisor also reports the pod's sandbox ("POD") and a pod-level total (container=""): only the real container counts.
   const container = `${pod},container!="",container!="POD"`;
   const dataDisk = `persistentvolumeclaim="${instanceId}-data"`;
+  // The system disk's claim: `<id>-system`, after a reinstall `<id>-system-<request>`.
+  const systemDisk = `persistentvolumeclaim=~"${instanceId}-system(-[0-9a-z]+)?"`;
   const window = rateWindow(stepSeconds);
   const cores = `sum(container_spec_cpu_quota{${container}} / container_spec_cpu_period{${container}})`;
   switch (metric) {
@@ -97,11 +99,11 @@ function kubernetesPromql(metric: MonitorMetricValue, instanceId: string, stepSe
       return `sum(kubelet_volume_stats_capacity_bytes{${dataDisk}}) / ${GIB}`;
     case 'PVC_SHARE_USAGE':
       // File storage: every other PVC the pod mounts.
-      return `sum(kubelet_volume_stats_used_bytes * on (namespace, persistentvolumeclaim) group_left () kube_pod_spec_volumes_persistentvolumeclaims_info{${pod},persistentvolumeclaim!="${instanceId}-data"}) / ${GIB}`;
+      return `sum(kubelet_volume_stats_used_bytes * on (namespace, persistentvolumeclaim) group_left () kube_pod_spec_volumes_persistentvolumeclaims_info{${pod},persistentvolumeclaim!="${instanceId}-data",persistentvolumeclaim!~"${instanceId}-system.*"}) / ${GIB}`;
     case 'SYS_DISK_USAGE':
-      return `sum(container_fs_usage_bytes{${container}}) / ${GIB}`;
+      return `max(kubelet_volume_stats_used_bytes{${systemDisk}}) / ${GIB}`;
     case 'SYS_DISK_COUNT':
-      return `sum(kube_pod_container_resource_limits{${pod},resource="ephemeral_storage"}) / ${GIB}`;
+      return `max(kubelet_volume_stats_capacity_bytes{${systemDisk}}) / ${GIB}`;
   }
 }
 

@@ -151,7 +151,7 @@ describe('instance monitoring from Prometheus (PROMETHEUS_URL)', () => {
 
   it.each([
     ['docker', /container_label_slg_io_instance_id="slg-abcdefghij"/],
-    ['kubernetes', /"slg-abcdefghij-(0|data)"/],
+    ['kubernetes', /"slg-abcdefghij-(0|data|system[^"]*)"/],
   ] as const)('writes one PromQL expression per metric for %s series, each naming only this instance', (style, selector) => {
     const metrics = ['GPU', 'CPU', 'MEMORY', 'MEMORY_COUNT', 'CPU_COUNT', 'GPU_COUNT', 'PVC_USAGE', 'PVC_CAPACITY', 'PVC_SHARE_USAGE', 'SYS_DISK_USAGE', 'SYS_DISK_COUNT'] as const;
     const instance = { instanceId: 'slg-abcdefghij', dataDiskGb: 50 };
