@@ -10,11 +10,13 @@ import { Reconciler } from '../modules/rental/reconciler.js';
 import { sshReady, sshRun } from '../../test/ssh.js';
 import { expectSoon, prometheusBinary, prometheusPort, prometheusRequired, startPrometheus } from '../../test/prometheus.js';
 import { DriverError, type ComputeDriver, type MachineSpec, type ObservedMachine } from './driver.js';
+import { KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
 import { KubernetesDriver } from './kubernetes/driver.js';
 import { FakeKubeApiServer } from '../../test/kube-apiserver.js';
 import { insertHost } from '../../test/factories.js';
 import { DEFAULT_BASE_IMAGE, DEFAULT_IMAGE_BUILDER } from '../config.js';
 import { startRegistry } from '../../test/registry.js';
+import { allowed, permissionOf, shippedRules } from '../../test/kube-rbac.js';
 import { registerDockerEngine } from './docker/register.js';
 
 /**
@@ -39,20 +41,41 @@ interface Prepared {
   leftovers?: (instanceId: string) => Promise<unknown[]>;
   /** What the machines' side says went wrong, for a failure message. */
   diagnose?: () => string;
+  /** The API requests the driver made (Kubernetes), to check them against the shipped RBAC. */
+  requests?: () => readonly { method: string; path: string }[];
   close?: () => Promise<void>;
 }
 
 interface Subject {
   name: 'sim' | 'docker' | 'kubernetes';
+  /** Where the machines run, when the name does not say it. */
+  where: string;
   env: Record<string, string>;
   prepare(test: TestApp): Promise<Prepared>;
 }
 
 const engine = () => new Docker({ socketPath: new URL(dockerHost ?? '').pathname });
 
+/**
+ * A real cluster for the same contract, only when SLG_TEST_KUBECONFIG names one (never the KUBECONFIG
+ * a developer works with): a node labelled for the market with GPUs to give, a namespace with the
+ * RBAC of deploy/kubernetes, and a registry the node pulls from (docs/compute.md).
+ */
+const realCluster = process.env.SLG_TEST_KUBECONFIG
+  ? {
+      kubeconfig: process.env.SLG_TEST_KUBECONFIG,
+      node: process.env.SLG_TEST_K8S_NODE ?? '',
+      namespace: process.env.SLG_TEST_K8S_NAMESPACE ?? 'slg-instances',
+      registryUrl: process.env.SLG_TEST_REGISTRY_URL ?? '',
+      baseImage: process.env.SLG_TEST_K8S_BASE_IMAGE ?? `${process.env.SLG_TEST_REGISTRY_URL ?? ''}/slg/base:bookworm`,
+      storageClass: process.env.SLG_TEST_K8S_STORAGE_CLASS,
+    }
+  : null;
+
 const SUBJECTS: Subject[] = [
   {
     name: 'sim',
+    where: '',
     env: { SIM_CREATE_SECONDS: '0', SIM_START_SECONDS: '0', SIM_STOP_SECONDS: '0', SIM_DESTROY_SECONDS: '0', SIM_REINSTALL_SECONDS: '0', SIM_SAVE_IMAGE_SECONDS: '0' },
     prepare: async (test) => ({ hostId: 'bj-a-4090-01', driver: test.deps.compute.driver }),
   },
@@ -60,6 +83,7 @@ const SUBJECTS: Subject[] = [
     ? [
         {
           name: 'docker' as const,
+          where: '',
           env: DOCKER_ENV,
           prepare: async (test: TestApp): Promise<Prepared> => ({
             hostId: await registerEngine(test),
@@ -73,6 +97,7 @@ const SUBJECTS: Subject[] = [
         {
           // The fake API server of test/kube-apiserver.ts (a test double: no kube-apiserver runs here), its pods real containers on CI's engine.
           name: 'kubernetes' as const,
+          where: ' (fake API server)',
           env: {},
           prepare: async (test: TestApp): Promise<Prepared> => {
             const hostId = await insertHost(test, 'bj-a-4090-01');
@@ -106,9 +131,47 @@ const SUBJECTS: Subject[] = [
                 ...(await engine().listContainers({ all: true, filters: { label: [`slg.io/instance-id=${instanceId}`] } })),
               ],
               diagnose: () => `the fake kubelet's last error: ${cluster.lastSyncError ?? 'none'}`,
+              requests: () => cluster.requests,
               close: async () => {
                 await cluster.close();
                 registry.stop();
+              },
+            };
+          },
+        },
+      ]
+    : []),
+  ...(realCluster
+    ? [
+        {
+          // A real cluster (kind, k3s, a cloud's): docs/compute.md "Testing against a real cluster" says how to prepare it.
+          name: 'kubernetes' as const,
+          where: ` (the cluster of SLG_TEST_KUBECONFIG)`,
+          env: {},
+          prepare: async (test: TestApp): Promise<Prepared> => {
+            const kubeConfig = new KubeConfig();
+            kubeConfig.loadFromFile(realCluster.kubeconfig);
+            const driver = new KubernetesDriver({
+              db: test.deps.database.db,
+              kubeConfig,
+              namespace: realCluster.namespace,
+              serviceType: 'NodePort',
+              nodePorts: { min: 30_000, max: 32_767 },
+              baseImage: realCluster.baseImage,
+              registryUrl: realCluster.registryUrl,
+              builderImage: DEFAULT_IMAGE_BUILDER,
+              ...(realCluster.storageClass ? { storageClass: realCluster.storageClass } : {}),
+            });
+            const synced = await driver.syncHosts();
+            if (!synced.registered.includes(realCluster.node)) throw new Error(`node ${realCluster.node} is no host: label it slg.io/zone and slg.io/gpu-model (${JSON.stringify(synced.skipped)})`);
+            const objects = KubernetesObjectApi.makeApiClient(kubeConfig);
+            return {
+              hostId: realCluster.node,
+              driver,
+              leftovers: async (instanceId) => {
+                const kinds = [['apps/v1', 'StatefulSet'], ['v1', 'Service'], ['v1', 'Secret'], ['v1', 'PersistentVolumeClaim'], ['v1', 'Pod'], ['batch/v1', 'Job']] as const;
+                const lists = await Promise.all(kinds.map(([apiVersion, kind]) => objects.list(apiVersion, kind, realCluster.namespace, undefined, undefined, undefined, undefined, `slg.io/instance-id=${instanceId}`)));
+                return lists.flatMap((list) => list.items);
               },
             };
           },
@@ -124,7 +187,7 @@ function machineId(): string {
 }
 
 // Real machines start in seconds, and in CI beside another test file in several: each test may take two minutes.
-describe.each(SUBJECTS)('the $name driver keeps the contract', { timeout: 120_000 }, (subject) => {
+describe.each(SUBJECTS)('the $name driver$where keeps the contract', { timeout: 120_000 }, (subject) => {
   let test: TestApp;
   let prepared: Prepared;
   let driver: ComputeDriver;
@@ -369,6 +432,18 @@ describe.each(SUBJECTS)('the $name driver keeps the contract', { timeout: 120_00
       expect(await engine.listContainers({ all: true, filters: { label: [`slg.io/instance-id=${machine.instanceId}`, 'slg.io/service-port'] } })).toEqual([]);
     });
   }
+
+  // Last: by now the driver has made every kind of call it makes.
+  it.runIf(subject.where === ' (fake API server)')('needs no right beyond what deploy/kubernetes/rbac.yaml grants', () => {
+    const rules = shippedRules(new URL('../../../../deploy/kubernetes/rbac.yaml', import.meta.url).pathname);
+    const used = new Map<string, NonNullable<ReturnType<typeof permissionOf>>>();
+    for (const request of prepared.requests?.() ?? []) {
+      const permission = permissionOf(request.method, request.path);
+      if (permission) used.set(`${permission.verb} ${permission.apiGroup}/${permission.resource}`, permission);
+    }
+    expect([...used.keys()]).toEqual(expect.arrayContaining(['patch apps/statefulsets', 'list batch/jobs', 'get /pods/exec', 'list /nodes', 'delete /persistentvolumeclaims']));
+    expect([...used].filter(([, permission]) => !allowed(rules, permission)).map(([name]) => name)).toEqual([]);
+  });
 });
 
 /**
