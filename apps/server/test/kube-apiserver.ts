@@ -190,6 +190,8 @@ export class FakeKubeApiServer {
   private readonly busy = new Set<string>();
   /** The field manager that made each object; another one's apply is laid over it (overlay). */
   private readonly managers = new Map<string, string>();
+  /** Images the kubelet pulled (saved images from the registry): removed from the engine at close. */
+  private readonly pulled = new Set<string>();
   /** kaniko builds the kubelet runs for a pod (runBuilder): running, or how it ended. */
   private readonly builds = new Map<string, 'running' | { error: string | null }>();
 
@@ -257,6 +259,7 @@ export class FakeKubeApiServer {
     const volumes = (await this.docker.listVolumes({ filters: { label: [`${LABEL_FAKE}=${this.options.namespace}`] } })).Volumes ?? [];
     await Promise.all(volumes.map((volume) => this.docker.getVolume(volume.Name).remove().catch(() => undefined)));
     await rm(join(tmpdir(), `slg-fake-kubelet-${this.options.namespace}`), { recursive: true, force: true });
+    for (const image of this.pulled) await this.docker.getImage(image).remove({ force: true }).catch(() => undefined);
   }
 
   // ---- HTTP ------------------------------------------------------------------------------------
@@ -728,6 +731,7 @@ export class FakeKubeApiServer {
     try {
       const stream = await this.docker.pull(image);
       await new Promise<void>((resolve, reject) => this.docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve())));
+      this.pulled.add(image);
       return true;
     } catch {
       return false;
