@@ -155,11 +155,14 @@ describe('the Kubernetes driver against the fake API server (objects only)', () 
     }
   });
 
-  it('reports a machine on a node that stopped answering as unreachable, and refuses to grow a disk its storage class cannot', async () => {
+  it('reports a machine on a node that is NotReady or stopped answering as unreachable, and refuses to grow a disk its storage class cannot', async () => {
     const instanceId = 'slg-perf00000';
-    cluster.setNodeReady(hostId, 'Unknown');
-    expect((await driver.observe([instanceId])).get(instanceId)).toMatchObject({ state: 'unreachable' });
+    for (const ready of ['Unknown', 'False'] as const) {
+      cluster.setNodeReady(hostId, ready);
+      expect((await driver.observe([instanceId])).get(instanceId)).toMatchObject({ state: 'unreachable', reason: `实例所在的主机（节点 ${hostId}）失去联系` });
+    }
     cluster.setNodeReady(hostId, 'True');
+    expect((await driver.observe([instanceId])).get(instanceId)).toMatchObject({ state: 'running' });
     await expect(driver.resizeDataDisk(instanceId, 80)).rejects.toMatchObject({ message: '数据盘所在的存储类不支持扩容，请联系平台管理员', retryable: false });
     await expect(driver.resizeDataDisk(instanceId, 40)).rejects.toMatchObject({ retryable: false });
   });
