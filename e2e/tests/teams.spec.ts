@@ -98,6 +98,8 @@ test('a team: the main account creates a sub-account (容器实例 仅本人, �
     const dialog = page.getByRole('dialog');
     await expect(dialog).toContainText('立即无法调用 API');
     await dialog.getByRole('button', { name: '停用' }).click();
+    // The server's answer first (its toast), then the list refetched with the new status.
+    await expect(page.getByText('令牌已停用，使用它的请求将被拒绝')).toBeVisible();
     await expect(row.getByText('已停用')).toBeVisible();
     expect((await request.get('/api/v1/rental?page=1&pageSize=10', { headers: withToken })).status()).toBe(401);
   });
