@@ -368,6 +368,9 @@ export class DockerDriver implements ComputeDriver {
     try {
       const owned = await engine.docker.listContainers({ all: true, filters: { label: [`${INSTANCE_LABEL}=${instanceId}`] } });
       for (const container of owned) await ignoreMissing(engine.docker.getContainer(container.Id).remove({ force: true }));
+      // A finished copy out of this machine keeps its helper (labelled with the target) and with it a hold on this volume.
+      const holders = await engine.docker.listContainers({ all: true, filters: { volume: [volumeName(instanceId)] } });
+      for (const container of holders) await ignoreMissing(engine.docker.getContainer(container.Id).remove({ force: true }));
       await ignoreMissing(engine.docker.getVolume(volumeName(instanceId)).remove());
       await ignoreMissing(engine.docker.getImage(systemDiskRef(instanceId)).remove());
     } catch (error) {
