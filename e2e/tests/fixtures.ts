@@ -74,3 +74,21 @@ export async function signOut(page: Page): Promise<void> {
   await page.getByRole('button', { name: '退出登录' }).click();
   await expect(page).toHaveURL(/\/(sub-account-)?login/);
 }
+
+/** An API call as the console makes it, expecting the envelope's code 200; its result. */
+export async function api<T>(request: APIRequestContext, token: string, method: 'get' | 'post' | 'delete' | 'put', path: string, data?: unknown): Promise<T> {
+  const response = await request[method](`/api/v1${path}`, { headers: { Authorization: `Bearer ${token}` }, ...(data ? { data } : {}) });
+  const body = (await response.json()) as { code: number; rspmsg: string; result: T };
+  expect(body.code, `${method} ${path}: ${body.rspmsg}`).toBe(200);
+  return body.result;
+}
+
+/** From 算力市场 as shown: 租用 on the first host, the instance named, the order confirmed; lands on the instance list. */
+export async function rentFirstHost(page: Page, name: string): Promise<void> {
+  await page.getByRole('link', { name: /^租用 / }).first().click();
+  await page.getByLabel('实例名称').fill(name);
+  await page.getByRole('button', { name: '下一步：确认订单' }).click();
+  await page.getByRole('checkbox', { name: /我已阅读并同意/ }).check();
+  await page.getByRole('button', { name: '确认创建' }).click();
+  await expect(page).toHaveURL(/\/ctrl-container-instances\/containerInstances$/);
+}

@@ -2,13 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import Docker from 'dockerode';
 import { sshReady, sshRun } from '../../apps/server/test/ssh.js';
 import { FakeKubeApiServer, type KubeObject } from '../../apps/server/test/kube-apiserver.js';
 import { startRegistry } from '../../apps/server/test/registry.js';
 import { E2E_JWT_SECRET, E2E_PORT } from '../playwright.config.js';
-import { DEFAULT_PASSWORD, freshPhone, registerByApi, signInWithPassword, storedSession } from './fixtures.js';
+import { api, DEFAULT_PASSWORD, freshPhone, registerByApi, rentFirstHost, signInWithPassword, storedSession } from './fixtures.js';
 
 /**
  * The platform on the Kubernetes driver: a server with COMPUTE_DRIVER=kubernetes whose KUBECONFIG
@@ -75,13 +75,6 @@ test.afterAll(async () => {
   registry?.stop();
 });
 
-async function api<T>(request: APIRequestContext, token: string, method: 'get' | 'post' | 'delete', path: string, data?: unknown): Promise<T> {
-  const response = await request[method](`/api/v1${path}`, { headers: { Authorization: `Bearer ${token}` }, ...(data ? { data } : {}) });
-  const body = (await response.json()) as { code: number; rspmsg: string; result: T };
-  expect(body.code, `${method} ${path}: ${body.rspmsg}`).toBe(200);
-  return body.result;
-}
-
 /** What the cluster holds of an instance, by kind. */
 function objectsOf(instanceId: string): { statefulsets: KubeObject[]; services: KubeObject[]; claims: KubeObject[]; pods: KubeObject[] } {
   const mine = (kind: Parameters<FakeKubeApiServer['stored']>[0]) => cluster?.stored(kind).filter((object) => object.metadata.labels?.['slg.io/instance-id'] === instanceId) ?? [];
@@ -99,12 +92,7 @@ test('on Kubernetes: the node is a host on the market → rent it → 运行中 
 
   await test.step('the labelled node is on 算力市场 and rents like any host', async () => {
     await expect(page.getByText(NODE).first()).toBeVisible({ timeout: 30_000 });
-    await page.getByRole('link', { name: /^租用 / }).first().click();
-    await page.getByLabel('实例名称').fill('k8s-e2e');
-    await page.getByRole('button', { name: '下一步：确认订单' }).click();
-    await page.getByRole('checkbox', { name: /我已阅读并同意/ }).check();
-    await page.getByRole('button', { name: '确认创建' }).click();
-    await expect(page).toHaveURL(/\/ctrl-container-instances\/containerInstances$/);
+    await rentFirstHost(page, 'k8s-e2e');
   });
 
   const row = page.getByRole('row').filter({ hasText: 'k8s-e2e' });

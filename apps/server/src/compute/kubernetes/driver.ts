@@ -493,6 +493,15 @@ export class KubernetesDriver implements ComputeDriver {
 
   // ---- saved images and data copies: Jobs on the machines' nodes ----------------------------------
 
+  /** The Jobs carrying `label` and their pods, one list each, keyed by the label's value (an image uid, a copy task). */
+  private async jobsByLabel(label: string): Promise<{ jobOf: Map<string, IJob>; podOf: Map<string, IPod> }> {
+    const [jobs, pods] = await Promise.all([this.list<IJob>('Job', label), this.list<IPod>('Pod', label)]);
+    return {
+      jobOf: new Map(jobs.map((job) => [job.metadata?.labels?.[label] ?? '', job])),
+      podOf: new Map(pods.map((pod) => [pod.metadata?.labels?.[label] ?? '', pod])),
+    };
+  }
+
   private registryOrRefusal(): ImageRegistry {
     if (!this.registry) throw new DriverError('Kubernetes 上保存镜像需要镜像仓库：请平台管理员设置 REGISTRY_URL', false);
     return this.registry;
@@ -520,12 +529,7 @@ export class KubernetesDriver implements ComputeDriver {
 
   /** From the save-image Jobs and their pods, one list each: the prepare step reported the system disk's size. */
   async observeImages(imageUids: readonly string[]): Promise<Map<string, ObservedImage>> {
-    const [jobs, pods] = await Promise.all([
-      this.list<IJob>('Job', IMAGE_LABEL),
-      this.list<IPod>('Pod', IMAGE_LABEL),
-    ]);
-    const jobOf = new Map(jobs.map((job) => [job.metadata?.labels?.[IMAGE_LABEL] ?? '', job]));
-    const podOf = new Map(pods.map((pod) => [pod.metadata?.labels?.[IMAGE_LABEL] ?? '', pod]));
+    const { jobOf, podOf } = await this.jobsByLabel(IMAGE_LABEL);
     return new Map(
       imageUids.map((uid): [string, ObservedImage] => {
         const job = jobOf.get(uid);
@@ -560,12 +564,7 @@ export class KubernetesDriver implements ComputeDriver {
 
   /** From the copy Jobs and their pods, one list each; the size is known once the copy ends (its termination message). */
   async observeCopies(taskUids: readonly string[]): Promise<Map<string, ObservedCopy>> {
-    const [jobs, pods] = await Promise.all([
-      this.list<IJob>('Job', COPY_LABEL),
-      this.list<IPod>('Pod', COPY_LABEL),
-    ]);
-    const jobOf = new Map(jobs.map((job) => [job.metadata?.labels?.[COPY_LABEL] ?? '', job]));
-    const podOf = new Map(pods.map((pod) => [pod.metadata?.labels?.[COPY_LABEL] ?? '', pod]));
+    const { jobOf, podOf } = await this.jobsByLabel(COPY_LABEL);
     return new Map(
       taskUids.map((uid): [string, ObservedCopy] => {
         const job = jobOf.get(uid);
