@@ -1,7 +1,10 @@
-import type { DatabaseHandle } from '../src/db/client.js';
+import { rowsOf, type DatabaseHandle } from '../src/db/client.js';
 import { MarketService, type MarketQuery } from '../src/modules/market/service.js';
 import { meterOpenRuns } from '../src/modules/rental/metering.js';
-import { holdJobLeases, seedRunningInstances } from './compute.js';
+import { sql } from 'drizzle-orm';
+import { ElasticController } from '../src/modules/elastic/controller.js';
+import { elasticDeployments } from '../src/db/schema/index.js';
+import { holdJobLeases, seedElasticContainers, seedRunningInstances } from './compute.js';
 import { seedMarketFleet } from './market-fleet.js';
 import { benchDockerHost, createToSshScenario } from './docker.js';
 import { kubernetesObserveScenario } from './kubernetes.js';
@@ -77,6 +80,9 @@ export const MARKET_HOSTS = 10_000;
 /** Running instances one metering pass settles, and the wallets they belong to. */
 export const METERED_INSTANCES = 10_000;
 const METERED_WALLETS = 2_000;
+/** Containers one placement pass places, and the wallets the elastic metering bench spreads its containers over. */
+const PLACED_CONTAINERS = 1_000;
+const ELASTIC_WALLETS = 2_000;
 
 /** The filters people use, in turn: all, a model, a zone and a model, a GPU count, by free GPUs, a deep page. */
 const MARKET_QUERIES: MarketQuery[] = [
@@ -203,6 +209,61 @@ export const SCENARIOS: readonly Scenario[] = [
           passes += 1;
           const settled = await meterOpenRuns(context.database.db, new Date(start.getTime() + passes * 60_000));
           if (settled.instances < METERED_INSTANCES) throw new Error(`计量只结算了 ${settled.instances} 个实例`);
+        },
+      };
+    },
+  },
+  {
+    kind: 'timed',
+    name: 'elastic-placement',
+    title: `placing ${PLACED_CONTAINERS.toLocaleString('en')} elastic containers over ${MARKET_HOSTS.toLocaleString('en')} hosts (one controller pass)`,
+    server: 'app',
+    targets: { maxP95Ms: 2000 },
+    runs: 3,
+    prepare: async (context) => {
+      const db = context.database.db;
+      await holdJobLeases(db, ['elastic-deployments', 'watch-instances', 'meter-instances'], 30);
+      await seedMarketFleet(db, MARKET_HOSTS);
+      const [owner] = rowsOf<{ id: number | string }>(
+        await db.execute(sql`
+          with account as (insert into users (nick_name) values ('elastic-placement-bench') returning id)
+          insert into wallets (account_id, balance_fen) select id, 100000000 from account returning account_id as id`),
+      );
+      if (!owner) throw new Error('压测账号创建失败');
+      const controller = new ElasticController({ database: context.database, now: () => new Date(), config: { jwtSecret: 'bench-secret-bench-secret-bench-secret' }, compute: { wake: () => undefined } });
+      let runs = 0;
+      return {
+        run: async () => {
+          runs += 1;
+          const [deployment] = await db
+            .insert(elasticDeployments)
+            .values({ uid: crypto.randomUUID(), ownerId: Number(owner.id), creatorId: Number(owner.id), walletId: Number(owner.id), name: `placement-${runs}`, type: 'REPLICA_SET', status: 'RUNNING', imageId: 'pytorch-2.5.1-py3.12-cu124', gpuNum: 1, replicaNum: PLACED_CONTAINERS, parallelismNum: 1 })
+            .returning({ id: elasticDeployments.id });
+          if (!deployment) throw new Error('部署写入失败');
+          const placed = await db.transaction((tx) => controller.reconcile(tx, deployment.id));
+          if ((placed?.placed ?? 0) < PLACED_CONTAINERS) throw new Error(`只调度了 ${placed?.placed ?? 0} 个容器`);
+        },
+      };
+    },
+  },
+  {
+    kind: 'timed',
+    name: 'elastic-metering',
+    title: `one metering pass over ${METERED_INSTANCES.toLocaleString('en')} running elastic containers drawing time packs (${ELASTIC_WALLETS.toLocaleString('en')} wallets)`,
+    server: 'app',
+    targets: { maxP95Ms: 500 },
+    runs: 5,
+    prepare: async (context) => {
+      await holdJobLeases(context.database.db, ['meter-instances', 'watch-instances', 'elastic-deployments', 'release-powered-off-instances'], 30);
+      const start = new Date();
+      await seedElasticContainers(context.database.db, METERED_INSTANCES, ELASTIC_WALLETS, start);
+      let passes = 0;
+      return {
+        run: async () => {
+          passes += 1;
+          const settled = await meterOpenRuns(context.database.db, new Date(start.getTime() + passes * 60_000));
+          const [drawn] = rowsOf<{ n: number | string }>(await context.database.db.execute(sql`select count(*) as n from instances where deployment_row_id is not null and run_pack_seconds > 0`));
+          if (Number(drawn?.n ?? 0) < METERED_INSTANCES) throw new Error(`只有 ${drawn?.n ?? 0} 个容器抵扣了时长包（计量 ${settled.instances} 个实例）`);
         },
       };
     },

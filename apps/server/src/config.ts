@@ -62,6 +62,8 @@ const envSchema = z.object({
   SIM_DESTROY_SECONDS: z.coerce.number().min(0).max(600).default(2),
   SIM_REINSTALL_SECONDS: z.coerce.number().min(0).max(600).default(6),
   SIM_SAVE_IMAGE_SECONDS: z.coerce.number().min(0).max(600).default(10),
+  /** How long a simulated machine's command (an elastic container's) runs before it exits. */
+  SIM_JOB_SECONDS: z.coerce.number().min(0).max(86_400).default(5),
   NO_GPU_PRICE_FEN: z.coerce.number().int().min(1).max(100_000).default(NO_GPU_PRICE_FEN_PER_HOUR),
   DISK_PRICE_FEN_PER_GB_DAY: z.coerce.number().int().min(0).max(10_000).default(DISK_PRICE_FEN_PER_GB_DAY),
   SSH_HOST: optionalText,
@@ -164,7 +166,7 @@ export interface Config {
   computeDriver: (typeof COMPUTE_DRIVERS)[number];
   compute: {
     /** How long the simulated fleet takes for each transition, in seconds. */
-    simSeconds: { create: number; start: number; stop: number; destroy: number; reinstall: number; saveImage: number };
+    simSeconds: { create: number; start: number; stop: number; destroy: number; reinstall: number; saveImage: number; job: number };
     /** Fen per hour of an instance in no-GPU mode (无卡模式). */
     noGpuPriceFen: number;
     /** Fen per GB per day of the data disk above the free 50 GB (扩容数据盘). */
@@ -490,6 +492,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         destroy: e.SIM_DESTROY_SECONDS,
         reinstall: e.SIM_REINSTALL_SECONDS,
         saveImage: e.SIM_SAVE_IMAGE_SECONDS,
+        job: e.SIM_JOB_SECONDS,
       },
       noGpuPriceFen: e.NO_GPU_PRICE_FEN,
       diskPriceFenPerGbDay: e.DISK_PRICE_FEN_PER_GB_DAY,

@@ -5,14 +5,18 @@
  * What it does: serves the paths `@kubernetes/client-node` calls for what the driver uses — server-side
  * apply (PATCH `application/apply-patch+yaml`), get, list by label selector (also as metadata only,
  * `PartialObjectMetadataList`), delete and status of StatefulSets, Jobs, Pods, Services, Secrets and
- * PersistentVolumeClaims in one namespace, Nodes, and pod exec over WebSockets (`v5.channel.k8s.io`).
+ * PersistentVolumeClaims in one namespace, Nodes, pod logs (`tailLines`, `previous`) and pod exec over
+ * WebSockets (`v5.channel.k8s.io`).
  * Every applied object is validated against the Kubernetes OpenAPI schema (the `kubernetes-models`
  * package) and answered 422 like the real server when it does not fit. Its "kubelet" runs the pod of
  * each StatefulSet with replicas 1 and of each Job as real containers on a Docker engine — init
  * containers in order, then the container; image pulled from its registry when missing; command, env
- * from Secrets, the Secret's files, PVCs (whole or a subPath) and emptyDirs as volumes, CPU and memory
- * limits, the termination message — a Job's pod ending Succeeded or Failed, a suspended Job's pod
- * removed. Its "kube-proxy" listens on every NodePort and relays to the pod's container, so SSH, exec,
+ * from Secrets and the downward API (`fieldRef` to the pod's metadata), the Secret's files, PVCs (whole
+ * or a subPath) and emptyDirs as volumes, CPU and memory limits, the termination message — a Job's pod
+ * ending Succeeded or Failed, a suspended Job's pod removed. A StatefulSet's pod (restartPolicy Always)
+ * restarts its container as the kubelet does (not its init containers): the first exit at once, later
+ * ones after a back-off of 10 s doubling to 5 min (CrashLoopBackOff meanwhile), with restartCount,
+ * lastState and the previous container's log kept. Its "kube-proxy" listens on every NodePort and relays to the pod's container, so SSH, exec,
  * stop, data kept across pods and images saved and pulled are real.
  *
  * Its limits: one namespace; no admission, RBAC, watches, quotas, resourceVersion conflicts or
@@ -22,9 +26,9 @@
  * `nvidia.com/gpu` but no device is attached, and a CPU limit beyond the engine's cores is clamped to
  * them; one volume per PVC on one engine, its size not enforced (expansion just updates the capacity);
  * every node is this machine (address 127.0.0.1), and the engine must be local too (subPaths and
- * termination messages are files of this machine); nothing restarts: a container that exits fails its
- * pod. kaniko's executor image cannot be pulled here, so a container running it is carried out by the
- * engine (runBuilder: the same Dockerfile and context built and pushed).
+ * termination messages are files of this machine). kaniko's executor image cannot be pulled here, so
+ * a container running it is carried out by the engine (runBuilder: the same Dockerfile and context
+ * built and pushed).
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -319,6 +323,11 @@ export class FakeKubeApiServer {
       const key = (name: string) => `${resource}/${target.namespace}/${name}`;
       switch (request.method) {
         case 'GET': {
+          if (resource === 'pods' && target.name && target.sub === 'log') {
+            const text = await this.podLog(target.name, url.searchParams);
+            response.writeHead(200, { 'content-type': 'text/plain' });
+            return void response.end(text);
+          }
           if (target.name) {
             const object = this.objects.get(key(target.name));
             if (!object) throw new HttpFailure(404, 'NotFound', `${resource}.${RESOURCES[resource].apiVersion.split('/')[0]} "${target.name}" not found`);
@@ -614,7 +623,8 @@ export class FakeKubeApiServer {
   /**
    * Runs the pod's init containers one after the other, then its container: marked Ready once its
    * readiness probe's port answers; with restartPolicy Never (a Job's pod) the pod ends Succeeded or
-   * Failed with the container's exit code and termination message.
+   * Failed with the container's exit code and termination message; otherwise the container is
+   * restarted (restartContainer).
    */
   private async runPod(key: string, pod: KubeObject): Promise<void> {
     if (this.busy.has(key)) return;
@@ -649,6 +659,9 @@ export class FakeKubeApiServer {
     const name = this.containerName(pod, container.name);
     if (isBuilder(container)) return this.runBuilder(key, pod, container);
     const existing = await this.docker.getContainer(name).inspect().catch(() => null);
+    const before = (pod.status?.containerStatuses as Json[] | undefined)?.[0];
+    // What a restarted container's status keeps of the ones before it.
+    const history = { restartCount: Number(before?.restartCount ?? 0), ...(before?.lastState ? { lastState: before.lastState } : {}) };
     if (existing?.State.Running) {
       const port = container.readinessProbe?.tcpSocket?.port;
       const address = Object.values(existing.NetworkSettings.Networks)[0]?.IPAddress ?? '';
@@ -659,23 +672,53 @@ export class FakeKubeApiServer {
       this.setPodStatus(pod, {
         phase: 'Running',
         podIP: address,
-        startTime: existing.State.StartedAt,
+        startTime: pod.status?.startTime ?? existing.State.StartedAt,
         conditions: [
           { type: 'PodScheduled', status: 'True', lastTransitionTime: now },
           { type: 'Ready', status: answers ? 'True' : 'False', lastTransitionTime: now },
         ],
-        containerStatuses: [{ name: container.name, image: container.image, ready: answers, restartCount: 0, state: { running: { startedAt: existing.State.StartedAt } } }],
+        containerStatuses: [{ name: container.name, image: container.image, ready: answers, ...history, state: { running: { startedAt: existing.State.StartedAt } } }],
       });
       return;
     }
     if (existing) {
-      // The container ended: the pod failed, or with restartPolicy Never ended as its exit code says (the fake restarts nothing).
       const exitCode = existing.State.ExitCode;
-      const terminated = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', message: await this.terminationMessage(name) };
-      this.setPodStatus(pod, { phase: !restarts && exitCode === 0 ? 'Succeeded' : 'Failed', containerStatuses: [{ name: container.name, image: container.image, ready: false, restartCount: 0, state: { terminated } }] });
+      const terminated = { exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', message: await this.terminationMessage(name), startedAt: existing.State.StartedAt, finishedAt: existing.State.FinishedAt };
+      if (!restarts) {
+        // A Job's pod ends as its container's exit code says.
+        this.setPodStatus(pod, { phase: exitCode === 0 ? 'Succeeded' : 'Failed', containerStatuses: [{ name: container.name, image: container.image, ready: false, restartCount: 0, state: { terminated } }] });
+        return;
+      }
+      await this.guarded(key, () => this.restartContainer(pod, container, name, terminated, history));
       return;
     }
     await this.guarded(key, () => this.createContainer(pod, container, name, false));
+  }
+
+  /**
+   * The kubelet's answer to a container of a restartPolicy Always pod that ended: its status says so
+   * (terminated, the pod no longer Ready) until the restart, at once the first time, later after a
+   * back-off of 10 s doubling up to 5 min (waiting: CrashLoopBackOff); the new container's status keeps
+   * the count and the ended one as its last state, and the ended one's log stays readable (`previous`).
+   */
+  private async restartContainer(pod: KubeObject, container: ContainerSpec, name: string, terminated: Json & { finishedAt: string }, history: { restartCount: number; lastState?: unknown }): Promise<void> {
+    const before = (pod.status?.containerStatuses as Json[] | undefined)?.[0]?.state as { terminated?: Json; waiting?: { reason?: string } } | undefined;
+    const notReady = ((pod.status?.conditions as Json[] | undefined) ?? []).map((condition) => (condition.type === 'Ready' ? { ...condition, status: 'False', reason: 'ContainersNotReady' } : condition));
+    const backOffMs = history.restartCount === 0 ? 0 : Math.min(10_000 * 2 ** (history.restartCount - 1), 300_000);
+    if (!before?.terminated && before?.waiting?.reason !== 'CrashLoopBackOff') {
+      // The exit, as the kubelet first reports it.
+      this.setPodStatus(pod, { conditions: notReady, containerStatuses: [{ name: container.name, image: container.image, ready: false, ...history, state: { terminated } }] });
+      return;
+    }
+    if (Date.now() < new Date(terminated.finishedAt).getTime() + backOffMs) {
+      const waiting = { reason: 'CrashLoopBackOff', message: `back-off ${backOffMs / 1000}s restarting failed container=${container.name} pod=${pod.metadata.name}` };
+      this.setPodStatus(pod, { conditions: notReady, containerStatuses: [{ name: container.name, image: container.image, ready: false, restartCount: history.restartCount, lastState: { terminated }, state: { waiting } }] });
+      return;
+    }
+    const previous = `${name}-previous`;
+    await this.docker.getContainer(previous).remove({ force: true }).catch(() => undefined);
+    await this.docker.getContainer(name).rename({ name: previous });
+    await this.createContainer(pod, container, name, false, { restartCount: history.restartCount + 1, lastState: { terminated } });
   }
 
   private async guarded(key: string, work: () => Promise<void>): Promise<void> {
@@ -738,7 +781,7 @@ export class FakeKubeApiServer {
     }
   }
 
-  private async createContainer(pod: KubeObject, container: ContainerSpec, name: string, init: boolean): Promise<void> {
+  private async createContainer(pod: KubeObject, container: ContainerSpec, name: string, init: boolean, restarted?: { restartCount: number; lastState: Json }): Promise<void> {
     const namespace = this.options.namespace;
     const engine = this.docker;
     const statusKey = init ? 'initContainerStatuses' : 'containerStatuses';
@@ -748,7 +791,14 @@ export class FakeKubeApiServer {
     };
     const env: string[] = [];
     for (const variable of container.env ?? []) {
-      const ref = (variable.valueFrom as { secretKeyRef?: { name: string; key: string } } | undefined)?.secretKeyRef;
+      const from = variable.valueFrom as { secretKeyRef?: { name: string; key: string }; fieldRef?: { fieldPath: string } } | undefined;
+      if (from?.fieldRef) {
+        // The downward API: the pod's own fields.
+        const fields: Record<string, string | undefined> = { 'metadata.name': pod.metadata.name, 'metadata.namespace': namespace, 'metadata.uid': pod.metadata.uid, 'spec.nodeName': (pod.spec as unknown as PodSpec).nodeName };
+        env.push(`${String(variable.name)}=${fields[from.fieldRef.fieldPath] ?? ''}`);
+        continue;
+      }
+      const ref = from?.secretKeyRef;
       if (!ref) {
         env.push(`${String(variable.name)}=${String(variable.value ?? '')}`);
         continue;
@@ -786,7 +836,12 @@ export class FakeKubeApiServer {
       await created.putArchive(Buffer.concat(chunks), { path: '/' });
     }
     await created.start();
-    if (!init) this.setPodStatus(pod, { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }], containerStatuses: [{ name: container.name, ready: false, state: { waiting: { reason: 'ContainerCreating' } } }] });
+    if (restarted) {
+      const conditions = ((pod.status?.conditions as Json[] | undefined) ?? []).map((condition) => (condition.type === 'Ready' ? { ...condition, status: 'False' } : condition));
+      this.setPodStatus(pod, { conditions, containerStatuses: [{ name: container.name, image: container.image, ready: false, ...restarted, state: { running: { startedAt: new Date().toISOString() } } }] });
+    } else if (!init) {
+      this.setPodStatus(pod, { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True' }], containerStatuses: [{ name: container.name, ready: false, state: { waiting: { reason: 'ContainerCreating' } } }] });
+    }
   }
 
   /** The file on this machine bound at a container's terminationMessagePath (the kubelet's way of reading it after the container ends). */
@@ -899,6 +954,31 @@ export class FakeKubeApiServer {
       });
       this.proxies.set(nodePort, { server, ...target });
     }
+  }
+
+  // ---- pods/log ---------------------------------------------------------------------------------
+
+  /** A container's log as the kubelet serves it: stdout and stderr interleaved, the last `tailLines`, the ended container before the current one with `previous`. */
+  private async podLog(podName: string, query: URLSearchParams): Promise<string> {
+    const pod = this.objects.get(`pods/${this.options.namespace}/${podName}`);
+    if (!pod) throw new HttpFailure(404, 'NotFound', `pods "${podName}" not found`);
+    const spec = pod.spec as unknown as PodSpec;
+    const containerName = query.get('container') ?? spec.containers[0]?.name ?? '';
+    if (![...(spec.initContainers ?? []), ...spec.containers].some((container) => container.name === containerName)) {
+      throw new HttpFailure(400, 'BadRequest', `container ${containerName} is not valid for pod ${podName}`);
+    }
+    if (this.options.kubelet === false) return '';
+    const previous = query.get('previous') === 'true';
+    const engineName = `${this.containerName(pod, containerName)}${previous ? '-previous' : ''}`;
+    if (!(await this.docker.getContainer(engineName).inspect().then(() => true, () => false))) {
+      throw new HttpFailure(400, 'BadRequest', previous ? `previous terminated container "${containerName}" in pod "${podName}" not found` : `container "${containerName}" in pod "${podName}" is waiting to start: ContainerCreating`);
+    }
+    const tail = query.get('tailLines');
+    const log = await this.docker.getContainer(engineName).logs({ stdout: true, stderr: true, follow: false, ...(tail ? { tail: Number(tail) } : {}) });
+    // Without a TTY the engine frames each write: an 8-byte header (stream, length) and the bytes.
+    const parts: Buffer[] = [];
+    for (let offset = 0; offset + 8 <= log.length; offset += 8 + log.readUInt32BE(offset + 4)) parts.push(log.subarray(offset + 8, offset + 8 + log.readUInt32BE(offset + 4)));
+    return Buffer.concat(parts).toString('utf8');
   }
 
   // ---- pods/exec ----------------------------------------------------------------------------------

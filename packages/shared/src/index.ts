@@ -12,3 +12,4 @@ export * from './api-tokens.js';
 export * from './images.js';
 export * from './identity.js';
 export * from './reminders.js';
+export * from './elastic.js';

@@ -19,7 +19,7 @@ export const AUTHORITY_TYPE_LABELS: Record<AuthorityType, string> = {
  * types (弹性部署, 文件存储, 模型部署) stay in the dictionary above and come back here with the issue that
  * builds each product; until then the console does not show them and the server refuses them.
  */
-export const OFFERED_AUTHORITY_TYPES = ['CONTAINER', 'MIRROR', 'INVOICE'] as const satisfies readonly AuthorityType[];
+export const OFFERED_AUTHORITY_TYPES = ['CONTAINER', 'ELASTIC', 'MIRROR', 'INVOICE'] as const satisfies readonly AuthorityType[];
 export type OfferedAuthorityType = (typeof OFFERED_AUTHORITY_TYPES)[number];
 
 export function isOfferedAuthorityType(type: AuthorityType): type is OfferedAuthorityType {

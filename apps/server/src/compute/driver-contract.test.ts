@@ -76,7 +76,7 @@ const SUBJECTS: Subject[] = [
   {
     name: 'sim',
     where: '',
-    env: { SIM_CREATE_SECONDS: '0', SIM_START_SECONDS: '0', SIM_STOP_SECONDS: '0', SIM_DESTROY_SECONDS: '0', SIM_REINSTALL_SECONDS: '0', SIM_SAVE_IMAGE_SECONDS: '0' },
+    env: { SIM_CREATE_SECONDS: '0', SIM_START_SECONDS: '0', SIM_STOP_SECONDS: '0', SIM_DESTROY_SECONDS: '0', SIM_REINSTALL_SECONDS: '0', SIM_SAVE_IMAGE_SECONDS: '0', SIM_JOB_SECONDS: '1' },
     prepare: async (test) => ({ hostId: 'bj-a-4090-01', driver: test.deps.compute.driver }),
   },
   ...(dockerHost
@@ -362,7 +362,33 @@ for (const subject of SUBJECTS) describe(`the ${subject.name} driver${subject.wh
     await expect(driver.start(machine.instanceId, 1)).rejects.toMatchObject({ retryable: false });
   });
 
+  it('runs a machine’s command after sshd and ends with it: stopped with its exit code (however soon), its output in the logs, never run again', async () => {
+    // The simulation runs no command: `exit N` is how it is told to fail.
+    const failing = spec({ gpuNum: 0, command: subject.name === 'sim' ? 'exit 3' : 'echo hello-$SLG_TEST_VAR; exit 3', env: { SLG_TEST_VAR: 'x' } });
+    const succeeding = spec({ gpuNum: 0, command: 'exit 0' });
+    await driver.create(failing);
+    await driver.create(succeeding);
+    expect(await until(failing.instanceId, 'stopped')).toMatchObject({ exitCode: 3 });
+    expect(await driver.logs(failing.instanceId, 20)).toContain(subject.name === 'sim' ? '[sim] exited with code 3' : 'hello-x');
+    await driver.create(failing);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect((await driver.observe([failing.instanceId])).get(failing.instanceId)).toMatchObject({ state: 'stopped', exitCode: 3 });
+
+    expect(await until(succeeding.instanceId, 'stopped')).toMatchObject({ exitCode: 0 });
+    await expect(driver.logs('slg-nosuchmachine', 10)).rejects.toBeInstanceOf(DriverError);
+  });
+
   if (subject.name !== 'sim') {
+    it('keeps a command machine up while its command runs, SSH beside it with the machine’s environment in login shells, and a stop is no exit', async () => {
+      const machine = spec({ gpuNum: 0, command: 'echo working; sleep 600', env: { SLG_TEST_VAR: "it's x" } });
+      await driver.create(machine);
+      const run = await shell(machine.instanceId, machine.rootPassword);
+      expect(await run?.(`sh -lc 'echo "$SLG_TEST_VAR"'`)).toBe("it's x");
+      expect(await driver.logs(machine.instanceId, 5)).toContain('working');
+      await driver.stop(machine.instanceId);
+      expect((await until(machine.instanceId, 'stopped')).exitCode).toBeUndefined();
+    });
+
     it('is a real machine: SSH takes the root password, the data disk outlives power cycles and GPU changes, release removes all', async () => {
       const machine = spec({ gpuNum: 1, rootPassword: 'First-Pw-123' });
       await driver.create(machine);

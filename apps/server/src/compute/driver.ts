@@ -28,6 +28,14 @@ export interface MachineSpec {
    * disks are copied from, instead of a fresh system disk from `imageId` and an empty data disk.
    */
   cloneFrom?: { instanceId: string; copyData: boolean };
+  /**
+   * An elastic container's workload: the machine starts sshd as always, then runs `command` with
+   * `/bin/sh -c` and ends when it exits (never restarted); `observe` then reports `stopped` with the
+   * exit code. Without a command the machine runs sshd until it is stopped, like an instance. `env`
+   * is set for the command and for SSH sessions' processes alike.
+   */
+  command?: string | null;
+  env?: Readonly<Record<string, string>>;
 }
 
 /** What the driver sees a machine doing. */
@@ -56,6 +64,8 @@ export interface ObservedMachine {
   ssh?: { host: string; port: number };
   /** The image (reference as given to `create` / `reinstall`) the system disk was built from. */
   image?: string;
+  /** For stopped: the exit code of the machine's `command`, when the command ended by itself. */
+  exitCode?: number;
 }
 
 /** What the registry holds of an image `saveImage` was asked for; `absent` when it knows no such image. */
@@ -85,6 +95,12 @@ export interface ComputeDriver {
   stop(instanceId: string): Promise<void>;
   /** Deletes the container and its disks: the data is gone. */
   destroy(instanceId: string): Promise<void>;
+  /**
+   * The last `lines` lines the machine's main process wrote (stdout and stderr interleaved): for an
+   * elastic container, its command's output. '' for a machine that wrote nothing; refused with a
+   * `DriverError` when the machine is unknown or its host cannot be asked.
+   */
+  logs(instanceId: string, lines: number): Promise<string>;
   /** Sets the root password inside the machine (for SSH). */
   setPassword(instanceId: string, password: string): Promise<void>;
   /**

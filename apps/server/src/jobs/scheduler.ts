@@ -15,6 +15,8 @@ import { pruneAttemptWindows } from '../modules/security/attempts.js';
 import { LONGEST_ATTEMPT_WINDOW_SECONDS } from '../modules/security/rules.js';
 import { SpentHumanChecks } from '../providers/captcha/spent.js';
 import { KubernetesDriver } from '../compute/kubernetes/driver.js';
+import { ElasticController } from '../modules/elastic/controller.js';
+import { TimePackService } from '../modules/elastic/time-packs.js';
 
 export interface PeriodicJob {
   name: string;
@@ -39,6 +41,18 @@ export function platformJobs(deps: AppDeps): PeriodicJob[] {
     { name: 'expire-stale-recharges', everyMs: 60_000, run: () => recharges.expireStale() },
     // Running instances whose host failed, became unreachable or stopped them stop billing.
     { name: 'watch-instances', everyMs: 15_000, exclusive: true, run: () => new Reconciler(deps).watch() },
+    // 弹性部署: containers that exited or lost their host are seen, then every deployment brought to what it wants.
+    {
+      name: 'elastic-deployments',
+      everyMs: 2_000,
+      exclusive: true,
+      run: async () => {
+        await new Reconciler(deps).watch(500, 'elastic');
+        return new ElasticController(deps).tick();
+      },
+    },
+    // 时长包 past their validity expire.
+    { name: 'expire-time-packs', everyMs: 60_000, exclusive: true, run: () => new TimePackService(deps).expire() },
     // Every open run settled up to now, then wallets below zero power off their pay-as-you-go instances.
     { name: 'meter-instances', everyMs: 60_000, exclusive: true, run: () => instanceBilling.meterAndEnforce() },
     // Data disks above the free 50 GB settled up to now; released instances' disk meters closed at their release.

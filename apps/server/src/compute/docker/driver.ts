@@ -9,7 +9,19 @@ import { dockerGpuClaims, dockerMachines, instances } from '../../db/schema/inde
 import { DriverError, type ComputeDriver, type MachineSpec, type MachineState, type ObservedCopy, type ObservedImage, type ObservedMachine, DEFAULT_PUBLIC_PORT_RANGE } from '../driver.js';
 import { driverErrorOf, INSTANCE_LABEL, isUnanswered, statusOf, UNREACHABLE_REASON, type DockerEngines, type Engine } from './engines.js';
 import { addressOf, isServiceForwarder, ServiceForwarders } from './services.js';
-import { copyDataScript, COPY_SOURCE_MISSING, filesOfArchive, firstBootArchive, MACHINE_INIT, rootHashOf, type FirstBootFiles } from './machine-files.js';
+import {
+  copyDataScript,
+  COPY_SOURCE_MISSING,
+  demultiplexed,
+  envProfile,
+  filesOfArchive,
+  firstBootArchive,
+  MACHINE_COMMAND_INIT,
+  MACHINE_INIT,
+  rootHashOf,
+  userEnv,
+  type FirstBootFiles,
+} from './machine-files.js';
 
 /** The GPU indexes (comma-separated) a container was created with. */
 const GPUS_LABEL = 'slg.io/gpus';
@@ -206,20 +218,28 @@ export class DockerDriver implements ComputeDriver {
   private async createContainer(engine: Engine, row: MachineRow, gpus: readonly number[], name = row.instanceId): Promise<Docker.Container> {
     // GPUs are attached only where the engine has NVIDIA's runtime; elsewhere they are advertised (DOCKER_GPUS) but none exist.
     const attach = gpus.length > 0 && Object.keys((await this.engineInfo(engine)).Runtimes ?? {}).includes('nvidia');
+    const env = userEnv(row.env);
+    const profile = envProfile(env);
     return engine.docker.createContainer({
       name,
       Image: row.systemImage,
       Hostname: row.instanceId,
       Entrypoint: ['/bin/sh', '-c'],
-      Cmd: [MACHINE_INIT],
+      Cmd: [row.command === null ? MACHINE_INIT : MACHINE_COMMAND_INIT],
       Labels: { [INSTANCE_LABEL]: row.instanceId, [GPUS_LABEL]: gpus.join(',') },
-      // CUDA images ask for every GPU through this variable: a container without GPUs must see none.
-      Env: gpus.length === 0 ? ['NVIDIA_VISIBLE_DEVICES=void'] : [],
+      Env: [
+        ...Object.entries(env).map(([key, value]) => `${key}=${value}`),
+        ...(profile === '' ? [] : [`SLG_PROFILE=${profile}`]),
+        ...(row.command === null ? [] : [`SLG_COMMAND=${row.command}`]),
+        // CUDA images ask for every GPU through this variable: a container without GPUs must see none.
+        ...(gpus.length === 0 ? ['NVIDIA_VISIBLE_DEVICES=void'] : []),
+      ],
       ExposedPorts: { '22/tcp': {} },
       HostConfig: {
         Mounts: [{ Type: 'volume', Source: volumeName(row.instanceId), Target: DATA_DISK_MOUNT_PATH }],
         PortBindings: { '22/tcp': [{ HostPort: String(row.sshPort) }] },
-        RestartPolicy: { Name: 'unless-stopped' },
+        // A command machine ends with its command: never restarted, not even by a restarting engine.
+        RestartPolicy: { Name: row.command === null ? 'unless-stopped' : 'no' },
         ...(await this.limits(engine, gpus.length)),
         ...(attach ? { DeviceRequests: [{ Driver: 'nvidia', DeviceIDs: gpus.map(String), Capabilities: [['gpu']] }] } : {}),
       },
@@ -251,6 +271,8 @@ export class DockerDriver implements ComputeDriver {
           imageId: spec.imageId,
           dataDiskGb: spec.dataDiskGb,
           desired: 'running',
+          command: spec.command ?? null,
+          env: spec.env && Object.keys(spec.env).length > 0 ? { ...spec.env } : null,
         })
         .onConflictDoNothing()
         .returning();
@@ -278,7 +300,8 @@ export class DockerDriver implements ComputeDriver {
         if (spec.cloneFrom?.copyData) await this.copyVolumeNow(engine, spec.cloneFrom.instanceId, spec.instanceId);
         found = { id: container.id, state: 'created', labels: {} };
       }
-      if (found.state === 'created' || found.state === 'exited') await engine.docker.getContainer(found.id).start();
+      // A command that ended is not run again by a repeated create.
+      if (found.state === 'created' || (found.state === 'exited' && row.command === null)) await engine.docker.getContainer(found.id).start();
     } catch (error) {
       throw driverErrorOf(error, '创建容器失败');
     }
@@ -380,6 +403,18 @@ export class DockerDriver implements ComputeDriver {
     await this.db.delete(dockerMachines).where(eq(dockerMachines.instanceId, instanceId));
   }
 
+  async logs(instanceId: string, lines: number): Promise<string> {
+    const { engine } = await this.existing(instanceId);
+    try {
+      const found = await this.find(engine.docker, instanceId);
+      if (!found || lines <= 0) return '';
+      const log = await engine.docker.getContainer(found.id).logs({ stdout: true, stderr: true, tail: lines, follow: false });
+      return demultiplexed(log);
+    } catch (error) {
+      throw driverErrorOf(error, '读取日志失败');
+    }
+  }
+
   async setPassword(instanceId: string, password: string): Promise<void> {
     const { engine } = await this.existing(instanceId);
     try {
@@ -464,6 +499,8 @@ export class DockerDriver implements ComputeDriver {
     if (state === 'created') return { state: (row.desired === 'running' ? 'creating' : 'stopped') as MachineState, gpuNum, ...base };
     if (row.desired === 'running') {
       const details = await engine.docker.getContainer(container.Id).inspect();
+      // A command machine ended with its command, however soon: that is its result, not a failed start.
+      if (row.command !== null) return { state: 'stopped', gpuNum, exitCode: details.State.ExitCode, ...base };
       const ranSeconds = (new Date(details.State.FinishedAt).getTime() - new Date(details.State.StartedAt).getTime()) / 1000;
       if (details.State.ExitCode !== 0 && ranSeconds < FAILED_START_SECONDS) {
         return { state: 'error', reason: `容器启动失败（退出码 ${details.State.ExitCode}${details.State.Error ? `：${details.State.Error}` : ''}），请检查镜像是否含有 sshd`, ...base };

@@ -50,13 +50,36 @@ export const TOOLS_START = [
 ].join('\n');
 
 /**
- * The machine's PID 1, independent of the image's own entrypoint (an operator's image only needs
- * `sshd` and `chpasswd`): on the first boot after create or reset it applies the root password (or,
- * after a reset, the password hash the old system disk had) that the platform left in /etc/slg, then
- * deletes it, so a password changed later survives every restart; it starts Jupyter and TensorBoard
- * where the image has them, then runs sshd in the foreground.
+ * The environment of a machine (MachineSpec.env) for SSH sessions, which sshd does not pass on: a
+ * /etc/profile.d script of exports that the machine's init writes from SLG_PROFILE (PROFILE_WRITE).
+ * Names a shell cannot export are left to the main process's environment.
  */
-export const MACHINE_INIT = [
+export function envProfile(env: Readonly<Record<string, string>>): string {
+  return Object.entries(env)
+    .filter(([name]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    .map(([name, value]) => `export ${name}='${value.replaceAll("'", "'\\''")}'`)
+    .join('\n');
+}
+/** Variables the platform sets in machines (Docker and Kubernetes), which the user's environment cannot override. */
+const PLATFORM_ENV = new Set(['SLG_INSTANCE_ID', 'SLG_ROOT_PASSWORD', 'SLG_PROFILE', 'SLG_COMMAND', 'SLG_RUN', 'SLG_POD_UID', 'NVIDIA_VISIBLE_DEVICES']);
+
+/**
+ * The user's environment as a machine gets it: the platform's own variables are left out, among them
+ * NVIDIA_VISIBLE_DEVICES, with which a container could ask the NVIDIA runtime for GPUs it was not given.
+ */
+export function userEnv(env: Readonly<Record<string, string>> | null | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(env ?? {}).filter(([name]) => name !== '' && !name.includes('=') && !PLATFORM_ENV.has(name)));
+}
+
+export const PROFILE_WRITE = `if [ -n "\${SLG_PROFILE:-}" ]; then printf '%s\\n' "$SLG_PROFILE" > /etc/profile.d/slg-env.sh; fi`;
+
+const SSHD = '/usr/sbin/sshd -D -e -o HostKey=/etc/ssh/ssh_host_ed25519_key -o PermitRootLogin=yes -o PasswordAuthentication=yes';
+/** sshd beside a command: in the background, its log in a file so the command's output (the machine's logs) is the command's alone. */
+export const SSHD_BESIDE_COMMAND = `${SSHD} >>/var/log/sshd.log 2>&1 &`;
+/** The command (SLG_COMMAND, never interpolated into a script) as the process the machine ends with. */
+export const EXEC_COMMAND = ['slg_command="$SLG_COMMAND"', 'unset SLG_COMMAND SLG_PROFILE', 'exec /bin/sh -c "$slg_command"'].join('\n');
+
+const MACHINE_SETUP = [
   'set -e',
   'if [ -f /etc/slg/root-password ]; then chpasswd < /etc/slg/root-password; fi',
   'if [ -f /etc/slg/root-hash ]; then usermod -p "$(cat /etc/slg/root-hash)" root; fi',
@@ -64,9 +87,21 @@ export const MACHINE_INIT = [
   'mkdir -p /run/sshd /root/slg-data',
   // Its own host key, made at first boot: ed25519 only, which takes milliseconds where RSA takes seconds.
   "[ -f /etc/ssh/ssh_host_ed25519_key ] || ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/ssh_host_ed25519_key",
+  PROFILE_WRITE,
   TOOLS_START,
-  'exec /usr/sbin/sshd -D -e -o HostKey=/etc/ssh/ssh_host_ed25519_key -o PermitRootLogin=yes -o PasswordAuthentication=yes',
-].join('\n');
+];
+
+/**
+ * The machine's PID 1, independent of the image's own entrypoint (an operator's image only needs
+ * `sshd` and `chpasswd`): on the first boot after create or reset it applies the root password (or,
+ * after a reset, the password hash the old system disk had) that the platform left in /etc/slg, then
+ * deletes it, so a password changed later survives every restart; it starts Jupyter and TensorBoard
+ * where the image has them, then runs sshd in the foreground.
+ */
+export const MACHINE_INIT = [...MACHINE_SETUP, `exec ${SSHD}`].join('\n');
+
+/** PID 1 of a machine with a command (an elastic container): the same, sshd in the background, then the command, which the machine ends with. */
+export const MACHINE_COMMAND_INIT = [...MACHINE_SETUP, SSHD_BESIDE_COMMAND, EXEC_COMMAND].join('\n');
 
 export interface FirstBootFiles {
   /** Plain password, applied with chpasswd. */
@@ -110,4 +145,19 @@ export function rootHashOf(shadow: string): string | null {
   const line = shadow.split('\n').find((candidate) => candidate.startsWith('root:'));
   const hash = line?.split(':')[1] ?? '';
   return hash.startsWith('$') ? hash : null;
+}
+
+/**
+ * The text of a container's log as the engine sends it without a TTY: frames of an 8-byte header
+ * (stream, three zero bytes, the payload's length big-endian) and the payload, stdout and stderr interleaved.
+ */
+export function demultiplexed(log: Buffer): string {
+  const parts: Buffer[] = [];
+  let offset = 0;
+  while (offset + 8 <= log.length) {
+    const size = log.readUInt32BE(offset + 4);
+    parts.push(log.subarray(offset + 8, offset + 8 + size));
+    offset += 8 + size;
+  }
+  return Buffer.concat(parts).toString('utf8');
 }

@@ -1,6 +1,6 @@
 import { PassThrough, Readable } from 'node:stream';
 import { eq } from 'drizzle-orm';
-import { ApiException, Exec, KubernetesObjectApi, PatchStrategy, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { ApiException, CoreV1Api, Exec, KubernetesObjectApi, PatchStrategy, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
@@ -20,6 +20,7 @@ import { ImageRegistry } from './registry.js';
 import { syncHostsFromNodes, type NodeSync } from './nodes.js';
 import {
   claimOf,
+  COMMAND_EXITED_MESSAGE,
   COPY_LABEL,
   copyJobName,
   copyJobOf,
@@ -94,6 +95,27 @@ const terminatedOf = (pod: IPod | undefined, container: string, init = false) =>
 const kilobytesToGb = (kilobytes: number) => Math.round((kilobytes / 1024 ** 2) * 100) / 100;
 const jobCondition = (job: IJob, type: string) => job.status?.conditions?.some((condition) => condition.type === type && condition.status === 'True') ?? false;
 
+type ContainerStatus = NonNullable<NonNullable<IPod['status']>['containerStatuses']>[number];
+
+const machineStatusOf = (pod: IPod | undefined): ContainerStatus | undefined => pod?.status?.containerStatuses?.find((status) => status.name === MACHINE_CONTAINER);
+const exitOfMessage = (message: string | undefined): number | null => {
+  const match = new RegExp(`^${COMMAND_EXITED_MESSAGE} (\\d+)$`).exec(message?.trim() ?? '');
+  return match ? Number(match[1]) : null;
+};
+
+/**
+ * The exit code of a command machine's command, when its pod says the command ended: the container's
+ * termination message (manifests.ts, KUBERNETES_COMMAND_INIT), of the container that ended or, once the
+ * kubelet restarted it, of its last state. null while the command runs (or never ran in this pod).
+ */
+export function commandExitOf(pod: IPod | undefined): number | null {
+  const status = machineStatusOf(pod);
+  return exitOfMessage(status?.state?.terminated?.message) ?? exitOfMessage(status?.lastState?.terminated?.message);
+}
+
+/** The run a pod was made for (its SLG_RUN), to tell a new run's pod from the last run's. */
+const runOfPod = (pod: IPod): string | undefined => pod.spec?.containers.find((container) => container.name === MACHINE_CONTAINER)?.env?.find((variable) => variable.name === 'SLG_RUN')?.value;
+
 /** Why a pod does not run, in words the user can act on; null while nothing is wrong. */
 export function podFailure(pod: IPod): string | null {
   const scheduled = pod.status?.conditions?.find((condition) => condition.type === 'PodScheduled');
@@ -121,6 +143,7 @@ export class KubernetesDriver implements ComputeDriver {
   readonly serviceRouting = 'host-port' as const;
   readonly publicPortRange: { min: number; max: number };
   private readonly objects: KubernetesObjectApi;
+  private readonly core: CoreV1Api;
   private readonly exec: Exec;
   /** The last measured data-disk usage (GB) of each machine, kept for while it is stopped. */
   private readonly lastUsage = new Map<string, number>();
@@ -129,6 +152,7 @@ export class KubernetesDriver implements ComputeDriver {
 
   constructor(private readonly options: KubernetesDriverOptions) {
     this.objects = KubernetesObjectApi.makeApiClient(options.kubeConfig);
+    this.core = options.kubeConfig.makeApiClient(CoreV1Api);
     this.exec = new Exec(options.kubeConfig);
     this.registry = options.registryUrl ? new ImageRegistry(options.registryUrl) : null;
     this.publicPortRange = options.nodePorts;
@@ -233,6 +257,8 @@ export class KubernetesDriver implements ComputeDriver {
       systemClaim,
       reinstalledFor: null,
       cloneFrom,
+      ...(spec.command ? { command: spec.command, run: Date.now() } : {}),
+      ...(spec.env && Object.keys(spec.env).length > 0 ? { env: { ...spec.env } } : {}),
     });
   }
 
@@ -240,12 +266,16 @@ export class KubernetesDriver implements ComputeDriver {
     const shape = await this.shapeOf(instanceId);
     if (!shape) throw new DriverError('实例的机器不存在，无法开机', false);
     const shares = gpuNum > 0 ? await this.hostShares(shape.hostId) : null;
+    // Starting a command machine that is off, or whose command ended in this run, runs the command again: a new run.
+    const pod = shape.command && shape.replicas === 1 ? await this.read<IPod & KubernetesObject>('v1', 'Pod', objectNames(instanceId).pod) : null;
+    const ended = pod !== null && runOfPod(pod) === String(shape.run ?? 0) && commandExitOf(pod) !== null;
     await this.applyMachine({
       ...shape,
       gpuNum,
       cpuCores: shares ? shares.cpuPerGpu * gpuNum : shape.cpuCores,
       memoryGb: shares ? shares.memoryGbPerGpu * gpuNum : shape.memoryGb,
       replicas: 1,
+      ...(shape.command && (shape.replicas === 0 || ended) ? { run: Date.now() } : {}),
     });
   }
 
@@ -329,6 +359,32 @@ export class KubernetesDriver implements ComputeDriver {
     );
     if (outcome.status !== 'Success') throw new DriverError(`实例内命令失败：${Buffer.concat(errors).toString().trim() || outcome.message || '未知原因'}`, true);
     return Buffer.concat(chunks).toString();
+  }
+
+  /**
+   * The machine container's log. Once a command machine's command ended, the kubelet restarts the
+   * container (which then idles, printing nothing): the command's output is the previous container's
+   * log, or the current one's while the kubelet has not restarted it yet (the pod's status may lag).
+   */
+  async logs(instanceId: string, lines: number): Promise<string> {
+    const names = objectNames(instanceId);
+    const pod = await this.read<IPod & KubernetesObject>('v1', 'Pod', names.pod);
+    if (!pod) {
+      if (await this.shapeOf(instanceId)) return '';
+      throw new DriverError('容器不存在', false);
+    }
+    if (lines <= 0) return '';
+    const read = async (previous: boolean): Promise<string | null> => {
+      try {
+        return await this.core.readNamespacedPodLog({ name: names.pod, namespace: this.namespace, container: MACHINE_CONTAINER, tailLines: lines, ...(previous ? { previous } : {}) });
+      } catch (error) {
+        // The pod went, or it has no such container (yet): nothing to show.
+        if (error instanceof ApiException && (error.code === 404 || error.code === 400)) return null;
+        return this.call('读取日志', () => Promise.reject(error as Error));
+      }
+    };
+    if (commandExitOf(pod) !== null) return (await read(true)) ?? (await read(false)) ?? '';
+    return (await read(false)) ?? '';
   }
 
   async setPassword(instanceId: string, password: string): Promise<void> {
@@ -435,6 +491,12 @@ export class KubernetesDriver implements ComputeDriver {
       return { state: oldSystemDisk ? 'reinstalling' : 'stopped', image };
     }
     if (!pod || pod.metadata?.deletionTimestamp) return { state: 'starting', image };
+    if (shape.command) {
+      // The pod of the run before (start replaces it): what it says is over.
+      if (runOfPod(pod) !== String(shape.run ?? 0)) return { state: 'starting', image };
+      const exitCode = commandExitOf(pod);
+      if (exitCode !== null) return { state: 'stopped', exitCode, image };
+    }
     const failure = podFailure(pod);
     if (failure) return { state: 'error', reason: failure, image };
     const readyCondition = pod.status?.conditions?.find((condition) => condition.type === 'Ready' && condition.status === 'True');

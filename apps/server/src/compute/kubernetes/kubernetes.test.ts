@@ -6,8 +6,9 @@ import { machineShape, putMachines } from '../../../test/kube-fleet.js';
 import { eq, inArray } from 'drizzle-orm';
 import { hosts } from '../../db/schema/index.js';
 import { DEFAULT_BASE_IMAGE, DEFAULT_IMAGE_BUILDER } from '../../config.js';
-import { KubernetesDriver, podFailure } from './driver.js';
-import { claimOf, copyJobOf, saveImageJobOf, secretOf, serviceOf, statefulSetOf, type MachineShape } from './manifests.js';
+import { commandExitOf, KubernetesDriver, podFailure } from './driver.js';
+import { claimOf, copyJobOf, KUBERNETES_COMMAND_INIT, KUBERNETES_MACHINE_INIT, saveImageJobOf, secretOf, serviceOf, statefulSetOf, type MachineShape } from './manifests.js';
+import type { KubeObject } from '../../../test/kube-apiserver.js';
 
 const NAMESPACE = 'slg-unit';
 const shape = (overrides: Partial<MachineShape> = {}): MachineShape => machineShape({ instanceId: 'slg-k8sunit01', hostId: 'gpu-node-1', namespace: NAMESPACE, ...overrides });
@@ -62,6 +63,38 @@ describe('Kubernetes manifests', () => {
     const copy = copyJobOf({ taskUid: 't1', namespace: NAMESPACE, hostId: 'gpu-node-2', fromInstanceId: 'a', toInstanceId: 'b', relative: '/models', helperImage: 'base:1' });
     expect(copy.spec?.template.spec?.volumes?.map((volume) => volume.persistentVolumeClaim?.claimName)).toEqual(['a-data', 'b-data']);
     expect(copy.spec?.template.spec?.containers[0]?.command?.[2]).toContain('cp -a "/from/models" "/to/models"');
+  });
+
+  it('runs a command machine’s command once per run, passing command and environment as variables the user cannot override', () => {
+    const plain = statefulSetOf(shape()).spec?.template.spec?.containers[0];
+    expect(plain?.command?.[2]).toBe(KUBERNETES_MACHINE_INIT);
+    expect(plain?.env?.map((variable) => variable.name)).toEqual(['SLG_INSTANCE_ID', 'SLG_ROOT_PASSWORD']);
+
+    const job = statefulSetOf(shape({ command: 'python train.py', env: { LR: "0.1 'x'", SLG_COMMAND: 'rm -rf /', NVIDIA_VISIBLE_DEVICES: 'all' }, run: 1234, gpuNum: 0 })).spec?.template.spec?.containers[0];
+    expect(job?.command?.[2]).toBe(KUBERNETES_COMMAND_INIT);
+    expect(KUBERNETES_COMMAND_INIT).not.toContain('python train.py');
+    expect(job?.env).toEqual(
+      expect.arrayContaining([
+        { name: 'LR', value: "0.1 'x'" },
+        { name: 'SLG_PROFILE', value: "export LR='0.1 '\\''x'\\'''" },
+        { name: 'SLG_COMMAND', value: 'python train.py' },
+        { name: 'SLG_RUN', value: '1234' },
+        { name: 'SLG_POD_UID', valueFrom: { fieldRef: { fieldPath: 'metadata.uid' } } },
+        { name: 'NVIDIA_VISIBLE_DEVICES', value: 'void' },
+      ]),
+    );
+    expect(job?.env?.filter((variable) => variable.name === 'SLG_COMMAND' || variable.name === 'NVIDIA_VISIBLE_DEVICES')).toHaveLength(2);
+  });
+
+  it('reads how a command machine’s command ended from its container’s termination message, before or after the kubelet restarted it', () => {
+    const pod = (status: object) => ({ apiVersion: 'v1' as const, kind: 'Pod' as const, metadata: { name: 'x-0' }, status: { phase: 'Running' as const, containerStatuses: [{ name: 'machine', image: 'x', imageID: '', ready: false, restartCount: 1, ...status }] } });
+    const ended = (code: number, message = `slg-command-exited ${code}`) => ({ terminated: { exitCode: code, message } });
+    expect(commandExitOf(pod({ state: ended(3) }))).toBe(3);
+    expect(commandExitOf(pod({ state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: ended(0) }))).toBe(0);
+    expect(commandExitOf(pod({ state: { running: {} }, lastState: ended(137) }))).toBe(137);
+    expect(commandExitOf(pod({ state: { running: {} } }))).toBeNull();
+    // sshd of a plain machine that ended: no command's exit.
+    expect(commandExitOf(pod({ state: { terminated: { exitCode: 255 } } }))).toBeNull();
   });
 
   it('says in Chinese why a pod does not run', () => {
@@ -165,5 +198,21 @@ describe('the Kubernetes driver against the fake API server (objects only)', () 
     expect((await driver.observe([instanceId])).get(instanceId)).toMatchObject({ state: 'running' });
     await expect(driver.resizeDataDisk(instanceId, 80)).rejects.toMatchObject({ message: '数据盘所在的存储类不支持扩容，请联系平台管理员', retryable: false });
     await expect(driver.resizeDataDisk(instanceId, 40)).rejects.toMatchObject({ retryable: false });
+  });
+
+  it('reports a command machine whose command ended as stopped with its exit code while the kubelet backs off, and a pod of the run before as starting', async () => {
+    const [instanceId = ''] = putMachines(cluster, { namespace: NAMESPACE, hostId, count: 1, prefix: 'slg-cmd' });
+    const machine = machineShape({ instanceId, hostId, namespace: NAMESPACE, command: 'exit 3', run: 2 });
+    const set = statefulSetOf(machine) as KubeObject;
+    set.metadata.annotations = { 'slg.io/shape': JSON.stringify(machine) };
+    const podOf = (run: number, status: object): KubeObject => {
+      const spec = (statefulSetOf({ ...machine, run }).spec?.template.spec ?? {}) as Record<string, unknown>;
+      return { apiVersion: 'v1', kind: 'Pod', metadata: { name: `${instanceId}-0`, labels: { 'slg.io/instance-id': instanceId } }, spec, status: { phase: 'Running', ...status } };
+    };
+    const crashLoop = { containerStatuses: [{ name: 'machine', ready: false, restartCount: 1, state: { waiting: { reason: 'CrashLoopBackOff' } }, lastState: { terminated: { exitCode: 3, message: 'slg-command-exited 3' } } }] };
+    cluster.put(set, podOf(2, crashLoop));
+    expect((await driver.observe([instanceId])).get(instanceId)).toEqual({ state: 'stopped', exitCode: 3, image: machine.imageId });
+    cluster.put(podOf(1, crashLoop));
+    expect((await driver.observe([instanceId])).get(instanceId)).toMatchObject({ state: 'starting' });
   });
 });

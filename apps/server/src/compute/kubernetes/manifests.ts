@@ -6,7 +6,7 @@ import { PersistentVolumeClaim, type IPersistentVolumeClaim } from 'kubernetes-m
 import { Secret, type ISecret } from 'kubernetes-models/v1/Secret';
 import { Service, type IService } from 'kubernetes-models/v1/Service';
 import { INSTANCE_LABEL } from '../docker/engines.js';
-import { copyDataScript, TOOLS_START } from '../docker/machine-files.js';
+import { copyDataScript, envProfile, PROFILE_WRITE, SSHD_BESIDE_COMMAND, TOOLS_START, userEnv } from '../docker/machine-files.js';
 
 /** The one field manager of every server-side apply: repeating an apply is a no-op. */
 export const FIELD_MANAGER = 'slg-compute';
@@ -71,14 +71,61 @@ export function seedScript(clone: { copyData: boolean } | null): string {
  * authorized_keys from the Secret's file unless one is there already; then the tools and sshd as on
  * Docker (machine-files.ts).
  */
-export const KUBERNETES_MACHINE_INIT = [
+const KUBERNETES_MACHINE_SETUP = [
   'set -e',
   `printf 'root:%s\\n' "$SLG_ROOT_PASSWORD" | chpasswd`,
   `mkdir -p /run/sshd ${DATA_DISK_MOUNT_PATH} /root/.ssh`,
   `if [ -s ${SECRET_MOUNT}/authorized_keys ] && [ ! -f /root/.ssh/authorized_keys ]; then install -m 600 ${SECRET_MOUNT}/authorized_keys /root/.ssh/authorized_keys; fi`,
   "[ -f /etc/ssh/ssh_host_ed25519_key ] || ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/ssh_host_ed25519_key",
+];
+export const KUBERNETES_MACHINE_INIT = [
+  ...KUBERNETES_MACHINE_SETUP,
   TOOLS_START,
   'exec /usr/sbin/sshd -D -e -o HostKey=/etc/ssh/ssh_host_ed25519_key -o PermitRootLogin=yes -o PasswordAuthentication=yes',
+].join('\n');
+
+/** What a command machine's container reports when it ends (its termination message), with the command's exit code. */
+export const COMMAND_EXITED_MESSAGE = 'slg-command-exited';
+/** Where the system disk records the run whose command ended: `<run> <pod uid> <exit code>`. */
+const COMMAND_EXIT_FILE = '/var/lib/slg/command-exit';
+const TERMINATION_MESSAGE = '/dev/termination-log';
+
+/**
+ * PID 1 of a command machine (an elastic container) on Kubernetes, where a StatefulSet's pod restarts
+ * whatever ends: the command runs once per run (SLG_RUN, which `start` renews), and its exit code goes
+ * to the system disk and the termination message. A container the kubelet restarts after that finds the
+ * run recorded: in the same pod it idles without sshd (its last state still says how the command ended,
+ * and the previous container's log is the command's output); in a new pod of the run (evicted,
+ * deleted) it ends at once with the recorded code, for the new pod's status to say it. The record is
+ * written as 137 (killed) before the command starts, so a container killed mid-run does not run it again.
+ */
+export const KUBERNETES_COMMAND_INIT = [
+  ...KUBERNETES_MACHINE_SETUP,
+  PROFILE_WRITE,
+  `mark=${COMMAND_EXIT_FILE}`,
+  'if [ -f "$mark" ] && [ "$(cut -d " " -f 1 "$mark")" = "$SLG_RUN" ]; then',
+  '  code="$(cut -d " " -f 3 "$mark")"',
+  `  printf '${COMMAND_EXITED_MESSAGE} %s' "$code" > ${TERMINATION_MESSAGE}`,
+  '  if [ "$(cut -d " " -f 2 "$mark")" = "$SLG_POD_UID" ]; then',
+  "    trap 'exit 0' TERM INT",
+  '    while :; do sleep 3600 & wait $!; done',
+  '  fi',
+  `  printf '%s %s %s\\n' "$SLG_RUN" "$SLG_POD_UID" "$code" > "$mark"`,
+  '  exit "$code"',
+  'fi',
+  TOOLS_START,
+  SSHD_BESIDE_COMMAND,
+  'mkdir -p "$(dirname "$mark")"',
+  `printf '%s %s 137\\n' "$SLG_RUN" "$SLG_POD_UID" > "$mark"`,
+  `printf '${COMMAND_EXITED_MESSAGE} 137' > ${TERMINATION_MESSAGE}`,
+  'slg_command="$SLG_COMMAND"',
+  'unset SLG_COMMAND SLG_PROFILE',
+  'set +e',
+  '/bin/sh -c "$slg_command"',
+  'code=$?',
+  `printf '%s %s %s\\n' "$SLG_RUN" "$SLG_POD_UID" "$code" > "$mark"`,
+  `printf '${COMMAND_EXITED_MESSAGE} %s' "$code" > ${TERMINATION_MESSAGE}`,
+  'exit "$code"',
 ].join('\n');
 
 /** Each manifest is checked against the Kubernetes schema (kubernetes-models) before it is sent. */
@@ -106,6 +153,11 @@ export interface MachineShape {
   reinstalledFor: number | null;
   /** A clone's first start copies the source's disks (same node); dropped once it ran. */
   cloneFrom: { instanceId: string; systemClaim: string; copyData: boolean } | null;
+  /** An elastic container's command and environment (absent from shapes kept before they existed). */
+  command?: string | null;
+  env?: Record<string, string>;
+  /** The command's current run (ms since the epoch it was asked for): the command runs once per run. */
+  run?: number;
 }
 
 /** The machine: a StatefulSet of at most one pod, pinned to its node, with the data disk and the Secret mounted. */
@@ -115,6 +167,9 @@ export function statefulSetOf(shape: MachineShape): IStatefulSet {
   const cpu = String(withGpus ? shape.cpuCores : NO_GPU_CPU_CORES);
   const memory = `${withGpus ? shape.memoryGb : NO_GPU_MEMORY_GB}Gi`;
   const limits: Record<string, string> = { cpu, memory, ...(withGpus ? { [GPU_RESOURCE]: String(shape.gpuNum) } : {}) };
+  const command = shape.command ?? null;
+  const env = userEnv(shape.env);
+  const profile = envProfile(env);
   return validated(
     new StatefulSet({
       metadata: { name: names.statefulSet, namespace: shape.namespace, labels: labelsOf(shape.instanceId) },
@@ -154,10 +209,19 @@ export function statefulSetOf(shape: MachineShape): IStatefulSet {
               {
                 name: MACHINE_CONTAINER,
                 image: shape.image,
-                command: ['/bin/sh', '-c', KUBERNETES_MACHINE_INIT],
+                command: ['/bin/sh', '-c', command === null ? (profile === '' ? KUBERNETES_MACHINE_INIT : `${PROFILE_WRITE}\n${KUBERNETES_MACHINE_INIT}`) : KUBERNETES_COMMAND_INIT],
                 env: [
+                  ...Object.entries(env).map(([name, value]) => ({ name, value })),
                   { name: 'SLG_INSTANCE_ID', value: shape.instanceId },
                   { name: 'SLG_ROOT_PASSWORD', valueFrom: { secretKeyRef: { name: names.secret, key: 'password' } } },
+                  ...(profile === '' ? [] : [{ name: 'SLG_PROFILE', value: profile }]),
+                  ...(command === null
+                    ? []
+                    : [
+                        { name: 'SLG_COMMAND', value: command },
+                        { name: 'SLG_RUN', value: String(shape.run ?? 0) },
+                        { name: 'SLG_POD_UID', valueFrom: { fieldRef: { fieldPath: 'metadata.uid' } } },
+                      ]),
                   // CUDA images set it to `all`: without a GPU limit the runtime must not hand over every GPU.
                   ...(withGpus ? [] : [{ name: 'NVIDIA_VISIBLE_DEVICES', value: 'void' }]),
                 ],

@@ -8,8 +8,8 @@ import { DriverError, type ObservedCopy, type ComputeDriver, type ImageState, ty
 export interface SimDriverOptions {
   db: Database;
   now: () => Date;
-  /** Seconds each transition takes. */
-  seconds: { create: number; start: number; stop: number; destroy: number; reinstall: number; saveImage: number };
+  /** Seconds each transition takes, and `job`: how long a machine's command runs before it exits. */
+  seconds: { create: number; start: number; stop: number; destroy: number; reinstall: number; saveImage: number; job: number };
   /** The SSH gateway name; each zone answers on `<zone>.<sshHost>`. */
   sshHost: string;
   /** How fast data copies between machines (GB per second; default SIM_COPY_GB_PER_SECOND). */
@@ -34,6 +34,13 @@ function savedImageGrowthGb(imageUid: string): number {
   return 0.4 + (hash % 27) / 10;
 }
 
+/** What a simulated command exits with: N for exactly `exit N` (0–255), 0 for anything else. */
+export function simExitCode(command: string): number {
+  const match = /^exit (\d{1,3})$/.exec(command);
+  const code = match ? Number(match[1]) : 0;
+  return code <= 255 ? code : 0;
+}
+
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
@@ -41,6 +48,10 @@ const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{
  * transitions taking configurable seconds. Faults are injected per host (`hosts.sim_fault`): `error`
  * makes its machines fail and refuses new work, `unreachable` makes them unobservable. The platform
  * sees the simulation only through the ComputeDriver contract, as it would see Kubernetes.
+ *
+ * Commands (elastic containers) are not run: a machine with a command stops by itself SIM_JOB_SECONDS
+ * after it came up, exiting with 0 — except a command that is exactly `exit N` (N 0–255), which exits
+ * with N, so tests can make a job fail. Its logs are a few lines made up from the machine's state.
  */
 export class SimDriver implements ComputeDriver {
   readonly name = 'sim' as const;
@@ -93,6 +104,7 @@ export class SimDriver implements ComputeDriver {
         readyAt: this.later(this.options.seconds.create),
         sshPort: randomInt(20_000, 60_000),
         authorizedKeys: [...spec.authorizedKeys],
+        command: spec.command ?? null,
         // A fresh data disk holds a little already (caches, the user's first files): 1–5 GB; a clone's holds what its source's did.
         dataDiskUsedGb: source && spec.cloneFrom?.copyData ? source.dataDiskUsedGb : randomInt(1, 6),
         updatedAt: this.options.now(),
@@ -107,7 +119,7 @@ export class SimDriver implements ComputeDriver {
     if (machine.state !== 'stopped') return;
     await this.db
       .update(simMachines)
-      .set({ state: 'starting', gpuNum, readyAt: this.later(this.options.seconds.start), updatedAt: this.options.now() })
+      .set({ state: 'starting', gpuNum, exitCode: null, readyAt: this.later(this.options.seconds.start), updatedAt: this.options.now() })
       .where(and(eq(simMachines.instanceId, instanceId), eq(simMachines.state, 'stopped')));
   }
 
@@ -170,6 +182,7 @@ export class SimDriver implements ComputeDriver {
       })
       .where(and(inArray(simMachines.instanceId, ids), lte(simMachines.readyAt, now), inArray(simMachines.state, Object.keys(SETTLES_TO))));
     await this.db.delete(simMachines).where(and(inArray(simMachines.instanceId, ids), eq(simMachines.state, 'deleted')));
+    await this.endCommands(ids, now);
 
     const rows = await this.db
       .select({ machine: simMachines, zoneId: hosts.zoneId, fault: hosts.simFault, reason: hosts.simFaultReason })
@@ -191,11 +204,49 @@ export class SimDriver implements ComputeDriver {
         gpuNum: machine.gpuNum,
         ssh: { host: `${zoneId}.${this.options.sshHost}`, port: machine.sshPort },
         image: machine.imageId,
+        ...(machine.state === 'stopped' && machine.exitCode !== null ? { exitCode: machine.exitCode } : {}),
       });
     }
     for (const id of ids) if (!observed.has(id)) observed.set(id, { state: 'absent' });
     return observed;
   }
+  /** Machines whose command has run SIM_JOB_SECONDS end: stopped, with the command's exit code. */
+  private async endCommands(ids: string[], now: Date): Promise<void> {
+    const ended = await this.db
+      .select({ instanceId: simMachines.instanceId, command: simMachines.command })
+      .from(simMachines)
+      .where(
+        and(
+          inArray(simMachines.instanceId, ids),
+          eq(simMachines.state, 'running'),
+          sql`${simMachines.command} is not null`,
+          lte(simMachines.runningSince, new Date(now.getTime() - this.options.seconds.job * 1000)),
+        ),
+      );
+    for (const machine of ended) {
+      await this.db
+        .update(simMachines)
+        .set({ state: 'stopped', exitCode: simExitCode(machine.command ?? ''), runningSince: null, updatedAt: now })
+        .where(and(eq(simMachines.instanceId, machine.instanceId), eq(simMachines.state, 'running')));
+    }
+  }
+
+  /** What a simulated machine's main process printed: made up from its state, the same at every call. */
+  async logs(instanceId: string, lines: number): Promise<string> {
+    const machine = await this.machine(instanceId);
+    if (!machine || machine.state === 'deleted') throw new DriverError('容器不存在', false);
+    const [host] = await this.db.select({ fault: hosts.simFault, reason: hosts.simFaultReason }).from(hosts).where(eq(hosts.id, machine.hostId));
+    if (host?.fault === 'unreachable') throw new DriverError(host.reason ?? '主机失联', true);
+    // A machine that never came up printed nothing.
+    if (machine.state === 'creating' || lines <= 0) return '';
+    const output = [
+      '[sim] sshd started',
+      ...(machine.command !== null ? [`[sim] running: ${machine.command}`] : []),
+      ...(machine.exitCode !== null ? [`[sim] exited with code ${machine.exitCode}`] : []),
+    ];
+    return `${output.slice(-lines).join('\n')}\n`;
+  }
+
   async reinstall(instanceId: string, image: string, requestedAt: Date): Promise<void> {
     const machine = await this.machine(instanceId);
     if (!machine || machine.state === 'deleted' || machine.state === 'deleting') throw new DriverError('容器不存在', false);
@@ -208,7 +259,7 @@ export class SimDriver implements ComputeDriver {
     // A machine still up is stopped first: its system disk is rebuilt either way, and it ends stopped.
     await this.db
       .update(simMachines)
-      .set({ state: 'reinstalling', imageId: image, runningSince: null, readyAt: this.later(this.options.seconds.reinstall), updatedAt: this.options.now() })
+      .set({ state: 'reinstalling', imageId: image, runningSince: null, exitCode: null, readyAt: this.later(this.options.seconds.reinstall), updatedAt: this.options.now() })
       .where(eq(simMachines.instanceId, instanceId));
   }
 

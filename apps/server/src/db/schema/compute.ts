@@ -6,6 +6,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   real,
@@ -179,11 +180,40 @@ export const instances = pgTable(
     retainedUntil: at('retained_until'),
     retentionOrderId: bigint('retention_order_id', { mode: 'number' }),
     releasedAt: at('released_at'),
+    /**
+     * 弹性部署: the deployment this container belongs to (null for a rented instance), the version of the
+     * deployment's template it was made from, and the command and environment it runs.
+     */
+    deploymentRowId: bigint('deployment_row_id', { mode: 'number' }),
+    templateVersion: integer('template_version'),
+    command: text('command'),
+    env: jsonb('env').$type<Record<string, string>>(),
+    /** The exit code of the container's command, once it exited by itself. */
+    exitCode: integer('exit_code'),
+    /** When and why the deployment let the container go (its run and billing are over; the release follows). */
+    endedAt: at('ended_at'),
+    endReason: text('end_reason'),
+    /** What the container's runs cost from the wallet in all, closed runs only (the open run's is `runChargedFen`). */
+    totalChargedFen: bigint('total_charged_fen', { mode: 'number' }).notNull().default(0),
+    /**
+     * 时长包: seconds of the open run paid from time packs (each drew `gpuNum` GPU-seconds), and the
+     * second of the run up to which the packs were looked at; the wallet pays for the rest of the run.
+     */
+    runPackSeconds: bigint('run_pack_seconds', { mode: 'number' }).notNull().default(0),
+    runPackCheckedSeconds: bigint('run_pack_checked_seconds', { mode: 'number' }).notNull().default(0),
+    /** When the machine first ran, and the seconds its closed runs lasted (an elastic container's run time). */
+    firstRunAt: at('first_run_at'),
+    ranSeconds: bigint('ran_seconds', { mode: 'number' }).notNull().default(0),
+    /** Seconds of closed runs time packs paid for. */
+    totalPackSeconds: bigint('total_pack_seconds', { mode: 'number' }).notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex('instances_instance_id_key').on(t.instanceId),
+    index('instances_deployment_idx').on(t.deploymentRowId, t.createdAt).where(sql`${t.deploymentRowId} is not null`),
+    index('instances_deployment_live_idx').on(t.deploymentRowId).where(sql`${t.deploymentRowId} is not null and ${t.endedAt} is null`),
+    index('instances_elastic_running_idx').on(t.walletId, t.gpuModelId).where(sql`${t.deploymentRowId} is not null and ${t.runStartedAt} is not null`),
     uniqueIndex('instances_uid_key').on(t.uid),
     index('instances_owner_created_idx').on(t.ownerId, t.createdAt),
     index('instances_host_idx').on(t.hostId),
@@ -200,6 +230,7 @@ export const instances = pgTable(
     index('instances_running_idx').on(t.id).where(sql`${t.status} in ('PoweredOn', 'PoweredOnNoGPU') and ${t.releasedAt} is null`),
     check('instances_gpu', sql`${t.gpuNum} >= 1 and ${t.gpuHeld} >= 0 and ${t.gpuHeld} <= ${t.gpuNum}`),
     check('instances_run', sql`${t.runChargedFen} >= 0 and ${t.runRateFen} >= 0`),
+    check('instances_run_pack', sql`${t.runPackSeconds} >= 0 and ${t.runPackSeconds} <= ${t.runPackCheckedSeconds}`),
   ],
 );
 
@@ -239,6 +270,9 @@ export const simMachines = pgTable('sim_machines', {
   sshPort: integer('ssh_port').notNull(),
   /** The OpenSSH public keys written to the machine's authorized_keys when it was created. */
   authorizedKeys: text('authorized_keys').array().notNull().default(sql`'{}'::text[]`),
+  /** An elastic container's command: it exits (with `exitCode`) SIM_JOB_SECONDS after it started running. */
+  command: text('command'),
+  exitCode: integer('exit_code'),
   /** What the data disk holds (GB): grows with use in the simulation, and is what a shrink may not go below. */
   dataDiskUsedGb: integer('data_disk_used_gb').notNull().default(0),
   updatedAt: updatedAt(),
@@ -266,6 +300,9 @@ export const dockerMachines = pgTable(
     desired: varchar('desired', { length: 16 }).notNull(),
     /** The reinstall (reset / switch image) last carried out, keyed by when it was asked for. */
     reinstalledFor: at('reinstalled_for'),
+    /** An elastic container's command and environment: it runs the command after sshd and ends with it (never restarted). */
+    command: text('command'),
+    env: jsonb('env').$type<Record<string, string>>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

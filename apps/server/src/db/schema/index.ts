@@ -3,3 +3,4 @@ export * from './meta.js';
 export * from './billing.js';
 export * from './compute.js';
 export * from './personal.js';
+export * from './elastic.js';

@@ -1,9 +1,10 @@
+import { rentedBy } from '../rental/scope.js';
 import { and, eq } from 'drizzle-orm';
 import { MONITOR_METRICS, type MonitorMetricValue } from '@slg/shared';
 import type { MetricAnswer } from '@slg/shared/views/monitoring';
 import type { AppDeps } from '../../deps.js';
 import { hosts, instances, publicImages } from '../../db/schema/index.js';
-import { ownedBy } from '../../db/scope.js';
+import {} from '../../db/scope.js';
 import { AppError, badRequest } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
 import type { MonitoredInstance } from './metrics-source.js';
@@ -79,7 +80,7 @@ export class MonitoringService {
       .from(instances)
       .innerJoin(hosts, eq(hosts.id, instances.hostId))
       .leftJoin(publicImages, eq(publicImages.id, instances.imageId))
-      .where(and(ownedBy(principal, 'CONTAINER', instances), eq(instances.instanceId, query.instanceId)));
+      .where(and(rentedBy(principal), eq(instances.instanceId, query.instanceId)));
     if (!row) throw new AppError('NOT_FOUND', '实例不存在');
     const instance: MonitoredInstance = row;
     // Nothing is known about the future: the last point is now at the latest.

@@ -8,10 +8,13 @@ import { meterOpenRuns, type InstanceRow, type MeteringPassResult } from './mete
 import { RentalService } from './service.js';
 import { RetentionService } from './retention.js';
 import { beginRelease } from './lifecycle.js';
+import { ElasticService } from '../elastic/service.js';
 
 const DAY_MS = 86_400_000;
 /** What an instance powered off for arrears shows, and what its events and notification say. */
 export const ARREARS_REASON = '账户余额不足，已自动关机';
+/** What an elastic deployment stopped for arrears shows. */
+export const ELASTIC_ARREARS_REASON = '账户余额不足，部署已自动停止';
 export const AUTO_RELEASE_REASON = `关机已满${AUTO_RELEASE_DAYS}天，已自动释放`;
 
 export interface ArrearsResult {
@@ -19,6 +22,8 @@ export interface ArrearsResult {
   wallets: number;
   /** Instances powered off. */
   instances: number;
+  /** Elastic deployments stopped. */
+  deployments?: number;
 }
 
 export interface ReleaseResult {
@@ -72,6 +77,8 @@ export class InstanceBillingJobs {
    */
   async powerOffArrears(): Promise<ArrearsResult> {
     const runningUsage = and(
+      // Elastic containers stop with their deployment (stopInArrears).
+      isNull(instances.deploymentRowId),
       isNotNull(instances.runStartedAt),
       isNull(instances.operation),
       isNull(instances.releasedAt),
@@ -128,6 +135,7 @@ export class InstanceBillingJobs {
       }
     }
     if (result.instances > 0) this.deps.compute.wake();
+    result.deployments = await new ElasticService(this.deps).stopInArrears(ELASTIC_ARREARS_REASON);
     return result;
   }
 

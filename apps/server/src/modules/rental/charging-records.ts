@@ -1,3 +1,4 @@
+import { rentedBy } from './scope.js';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { and, desc, eq, ilike, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
@@ -6,7 +7,7 @@ import { chargingAmountsSchema, chargingRecordSchema, type ChargingAmounts, type
 import type { AppDeps } from '../../deps.js';
 import type { Database } from '../../db/client.js';
 import { gpuModels, instances, orders, zones } from '../../db/schema/index.js';
-import { ownedBy } from '../../db/scope.js';
+import {} from '../../db/scope.js';
 import { principalOf, requireAuthority } from '../../http/auth.js';
 import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { text } from '../../http/fields.js';
@@ -50,7 +51,7 @@ export class ChargingRecordService {
   constructor(private readonly db: Database) {}
 
   private conditions(principal: Principal, query: Pick<ChargingRecordsQuery, 'state' | 'keyword'>): SQL {
-    const conditions: SQL[] = [ownedBy(principal, 'CONTAINER', instances)];
+    const conditions: SQL[] = [rentedBy(principal)];
     if (query.state === 'active') conditions.push(isNull(instances.releasedAt));
     if (query.state === 'released') conditions.push(isNotNull(instances.releasedAt));
     if (query.keyword) {

@@ -1,9 +1,10 @@
+import { rentedBy } from './scope.js';
 import { and, eq, isNull } from 'drizzle-orm';
 import { diskRateFenPerDay, FREE_DATA_DISK_GB, USAGE_CHARGING_RULE_ID } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { instances } from '../../db/schema/index.js';
-import { ownedBy } from '../../db/scope.js';
+import {} from '../../db/scope.js';
 import { AppError } from '../../core/errors.js';
 import { assertAllowed } from './state-machine.js';
 import type { Principal } from '../../core/principal.js';
@@ -54,7 +55,7 @@ export class CloneService {
     const query = executor
       .select()
       .from(instances)
-      .where(and(ownedBy(principal, 'CONTAINER', instances), eq(instances.instanceId, input.instanceId), isNull(instances.releasedAt)));
+      .where(and(rentedBy(principal), eq(instances.instanceId, input.instanceId), isNull(instances.releasedAt)));
     const [source] = lock ? await query.for('update') : await query;
     if (!source) throw new AppError('NOT_FOUND', '实例不存在');
     assertAllowed(source, 'clone');

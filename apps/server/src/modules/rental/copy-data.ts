@@ -1,3 +1,4 @@
+import { rentedBy } from './scope.js';
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, gte, inArray, isNull, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
@@ -140,7 +141,7 @@ export class CopyDataService {
         const locked = await tx
           .select()
           .from(instances)
-          .where(and(ownedBy(principal, 'CONTAINER', instances), inArray(instances.instanceId, [input.fromInstanceId, input.toInstanceId]), isNull(instances.releasedAt)))
+          .where(and(rentedBy(principal), inArray(instances.instanceId, [input.fromInstanceId, input.toInstanceId]), isNull(instances.releasedAt)))
           .orderBy(asc(instances.id))
           .for('update');
         const source = locked.find((row) => row.instanceId === input.fromInstanceId);

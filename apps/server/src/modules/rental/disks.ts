@@ -1,9 +1,10 @@
+import { rentedBy } from './scope.js';
 import { and, eq, gte, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import { diskCharge, diskRateFenPerDay, FREE_DATA_DISK_GB, formatYuan } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Database, Transaction } from '../../db/client.js';
 import { hosts, instances, wallets } from '../../db/schema/index.js';
-import { ownedBy } from '../../db/scope.js';
+import {} from '../../db/scope.js';
 import { AppError } from '../../core/errors.js';
 import { DriverError } from '../../compute/driver.js';
 import { assertAllowed } from './state-machine.js';
@@ -158,7 +159,7 @@ export class DiskService {
     const [instance] = await this.db
       .select()
       .from(instances)
-      .where(and(ownedBy(principal, 'CONTAINER', instances), eq(instances.instanceId, instanceId), isNull(instances.releasedAt)));
+      .where(and(rentedBy(principal), eq(instances.instanceId, instanceId), isNull(instances.releasedAt)));
     if (!instance) throw new AppError('NOT_FOUND', '实例不存在');
     return instance;
   }

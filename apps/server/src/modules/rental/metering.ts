@@ -2,7 +2,8 @@ import { eq, sql, type SQL } from 'drizzle-orm';
 import { runCharge } from '@slg/shared';
 import type { Database, Transaction } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
-import { instances } from '../../db/schema/index.js';
+import { instances, wallets } from '../../db/schema/index.js';
+import { drawTimePacks } from '../elastic/time-packs.js';
 import { OrderService } from '../billing/orders.js';
 
 export type InstanceRow = typeof instances.$inferSelect;
@@ -21,10 +22,13 @@ function meteredDescriptionSql(alias: string): SQL {
   return sql`${METERED_PREFIX} || ${column('name')} || '（' || ${column('instance_id')} || case when ${column('gpu_mode')} = 'nogpu' then ${NO_GPU_SUFFIX} else '' end || '）'`;
 }
 
-/** `runCharge(rate, whole seconds since the run started)` in SQL, over an instances row aliased `alias`. */
+/**
+ * `runCharge(rate, seconds the wallet pays)` in SQL, over an instances row aliased `alias`: the whole
+ * seconds since the run started less those time packs paid for.
+ */
 function runChargeSql(alias: string, now: Date): SQL {
   const rate = sql.raw(`${alias}.run_rate_fen`);
-  const seconds = sql`floor(extract(epoch from (${now.toISOString()}::timestamptz - ${sql.raw(`${alias}.run_started_at`)})))::bigint`;
+  const seconds = sql`(floor(extract(epoch from (${now.toISOString()}::timestamptz - ${sql.raw(`${alias}.run_started_at`)})))::bigint - ${sql.raw(`${alias}.run_pack_seconds`)})`;
   return sql`(case when ${seconds} <= 0 or ${rate} <= 0 then 0::bigint else greatest(1::bigint, (${rate}::bigint * ${seconds} + 1800) / 3600) end)`;
 }
 
@@ -65,6 +69,15 @@ export async function meterOpenRuns(db: Database, now: Date): Promise<MeteringPa
         ) locked`),
     );
     if (!locked?.ids) return { instances: 0, fen: 0, wallets: 0 };
+    // Elastic containers of those wallets draw their time packs first (the ones a stop is settling right now are skipped: it draws them).
+    const elastic = rowsOf<{ id: number | string }>(
+      await tx.execute(sql`
+        select id from instances
+        where deployment_row_id is not null and run_started_at is not null and wallet_id = any(string_to_array(${locked.ids}, ',')::bigint[])
+        order by id
+        for update skip locked`),
+    );
+    await drawTimePacks(tx, now, elastic.map((row) => Number(row.id)));
     const at = now.toISOString();
     const target = runChargeSql('i', now);
     const [result] = rowsOf<{ instances: number | string; fen: number | string | null; wallets: number | string }>(
@@ -132,7 +145,15 @@ export function runSeconds(runStartedAt: Date, now: Date): number {
  */
 export async function settleRun(tx: Transaction, instance: InstanceRow, now: Date, options: { close: boolean }): Promise<number> {
   if (!instance.runStartedAt) return 0;
-  const target = runCharge(instance.runRateFen, runSeconds(instance.runStartedAt, now));
+  let packSeconds = instance.runPackSeconds;
+  if (instance.deploymentRowId !== null) {
+    // The wallet before the packs, as the metering pass locks them.
+    await tx.select({ id: wallets.accountId }).from(wallets).where(eq(wallets.accountId, instance.walletId)).for('update');
+    await drawTimePacks(tx, now, [instance.id]);
+    const [drawn] = await tx.select({ packSeconds: instances.runPackSeconds }).from(instances).where(eq(instances.id, instance.id));
+    packSeconds = drawn?.packSeconds ?? packSeconds;
+  }
+  const target = runCharge(instance.runRateFen, runSeconds(instance.runStartedAt, now) - packSeconds);
   const due = target - instance.runChargedFen;
   if (due > 0) {
     await new OrderService(() => now).postMetered(tx, {
@@ -146,7 +167,17 @@ export async function settleRun(tx: Transaction, instance: InstanceRow, now: Dat
     .update(instances)
     .set(
       options.close
-        ? { runStartedAt: null, runRateFen: 0, runChargedFen: 0, updatedAt: now }
+        ? {
+            runStartedAt: null,
+            runRateFen: 0,
+            runChargedFen: 0,
+            runPackSeconds: 0,
+            runPackCheckedSeconds: 0,
+            totalChargedFen: instance.totalChargedFen + Math.max(target, instance.runChargedFen),
+            totalPackSeconds: instance.totalPackSeconds + packSeconds,
+            ranSeconds: instance.ranSeconds + runSeconds(instance.runStartedAt, now),
+            updatedAt: now,
+          }
         : { runChargedFen: Math.max(target, instance.runChargedFen), updatedAt: now },
     )
     .where(eq(instances.id, instance.id));

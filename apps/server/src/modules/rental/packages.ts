@@ -1,3 +1,4 @@
+import { rentedBy } from './scope.js';
 import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
 import {
   formatYuan,
@@ -15,7 +16,7 @@ import {
 import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { gpuModels, hosts, instances, orders } from '../../db/schema/index.js';
-import { ownedBy, ownershipFor } from '../../db/scope.js';
+import { ownershipFor } from '../../db/scope.js';
 import { AppError } from '../../core/errors.js';
 import { assertAllowed, RUNNING_STATUSES } from './state-machine.js';
 import type { Principal } from '../../core/principal.js';
@@ -105,7 +106,7 @@ export class PackageService {
     const query = executor
       .select()
       .from(instances)
-      .where(and(ownedBy(principal, 'CONTAINER', instances), inArray(instances.instanceId, ids), isNull(instances.releasedAt)))
+      .where(and(rentedBy(principal), inArray(instances.instanceId, ids), isNull(instances.releasedAt)))
       .orderBy(asc(instances.id));
     const rows = lock ? await query.for('update') : await query;
     const missing = ids.filter((id) => !rows.some((row) => row.instanceId === id));
@@ -205,7 +206,7 @@ export class PackageService {
     const [instance] = await this.db
       .select()
       .from(instances)
-      .where(and(ownedBy(principal, 'CONTAINER', instances), eq(instances.uid, rentalUid), isNull(instances.releasedAt)));
+      .where(and(rentedBy(principal), eq(instances.uid, rentalUid), isNull(instances.releasedAt)));
     if (!instance) throw new AppError('NOT_FOUND', '实例不存在');
     return this.refundOf(this.db, instance);
   }

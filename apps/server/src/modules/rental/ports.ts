@@ -1,9 +1,10 @@
+import { rentedBy } from './scope.js';
 import { randomInt } from 'node:crypto';
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { AppDeps } from '../../deps.js';
 import type { Transaction } from '../../db/client.js';
 import { instancePorts, instances } from '../../db/schema/index.js';
-import { ownedBy } from '../../db/scope.js';
+import {} from '../../db/scope.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../core/errors.js';
 import { DriverError } from '../../compute/driver.js';
@@ -75,7 +76,7 @@ export class PortService {
       .select({ port: instancePorts, sshHost: instances.sshHost })
       .from(instancePorts)
       .innerJoin(instances, eq(instances.id, instancePorts.instanceRowId))
-      .where(and(ownedBy(principal, 'CONTAINER', instances), eq(instances.instanceId, instanceId), isNull(instances.releasedAt)))
+      .where(and(rentedBy(principal), eq(instances.instanceId, instanceId), isNull(instances.releasedAt)))
       .orderBy(asc(instancePorts.port));
     if (rows.length === 0) await this.rental.get(principal, instanceId);
     return rows.map((row) => this.toView({ instanceId, sshHost: row.sshHost }, row.port));

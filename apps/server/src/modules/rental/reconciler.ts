@@ -101,6 +101,7 @@ export class Reconciler {
       dataDiskGb: instance.dataDiskGb,
       rootPassword: openRootPassword(this.deps.config.jwtSecret, instance.rootPasswordEnc),
       authorizedKeys,
+      ...(instance.deploymentRowId !== null ? { command: instance.command, env: instance.env ?? {} } : {}),
       ...(instance.cloneSourceRowId ? { cloneFrom: { instanceId: await this.instanceIdOf(instance.cloneSourceRowId), copyData: instance.cloneCopyData } } : {}),
     };
   }
@@ -297,6 +298,7 @@ export class Reconciler {
           gpuHeld: mode === 'nogpu' ? 0 : instance.gpuHeld,
           // Billing starts when the machine runs, never while it was being created.
           runStartedAt: observed.runningSince ?? now,
+          firstRunAt: instance.firstRunAt ?? observed.runningSince ?? now,
           runRateFen: await this.runRate(tx, instance, mode),
           runChargedFen: 0,
           sshHost: observed.ssh?.host ?? instance.sshHost,
@@ -370,7 +372,7 @@ export class Reconciler {
    * unreachable or stopped by itself ends its metered run now; one that is reachable and running
    * again after OutOfConnection starts a new run. Returns how many changed.
    */
-  async watch(batch = 500): Promise<number> {
+  async watch(batch = 500, only: 'all' | 'elastic' = 'all'): Promise<number> {
     let changed = 0;
     // Every watched instance, a batch at a time in id order (one observe call per batch).
     for (let afterId = 0; ; ) {
@@ -380,6 +382,7 @@ export class Reconciler {
         .where(
           and(
             gt(instances.id, afterId),
+            only === 'elastic' ? isNotNull(instances.deploymentRowId) : undefined,
             isNull(instances.operation),
             isNull(instances.releasedAt),
             inArray(instances.status, [...RUNNING_STATUSES, 'OutOfConnection']),
@@ -445,10 +448,18 @@ export class Reconciler {
         // Stopped (or gone) without being asked: the run ends and the GPUs go back (a package keeps its own).
         const kept = gpusKeptWhenOff(instance);
         await this.returnToHost(tx, instance, { gpus: instance.gpuHeld - kept, diskGb: 0 });
-        const reason = machine.state === 'absent' ? '容器已不存在' : '实例已自行停止';
+        const exited = machine.state === 'stopped' && machine.exitCode !== undefined;
+        const reason = machine.state === 'absent' ? '容器已不存在' : exited ? `容器命令已退出（退出码 ${machine.exitCode}）` : '实例已自行停止';
         await tx
           .update(instances)
-          .set({ status: machine.state === 'absent' ? 'Error' : 'PoweredOff', statusReason: reason, gpuHeld: kept, poweredOffAt: now, updatedAt: now })
+          .set({
+            status: machine.state === 'absent' ? 'Error' : 'PoweredOff',
+            statusReason: reason,
+            gpuHeld: kept,
+            poweredOffAt: now,
+            ...(exited ? { exitCode: machine.exitCode } : {}),
+            updatedAt: now,
+          })
           .where(eq(instances.id, instance.id));
         await this.event(tx, instance, 'POWER_OFF', machine.state === 'absent' ? 'Error' : 'PoweredOff', reason);
         return true;

@@ -38,6 +38,7 @@ import { MAX_RENEW_BATCH, PackageService } from './packages.js';
 import { PortService, PORT_PROTOCOLS } from './ports.js';
 import { RetentionService } from './retention.js';
 import { RentalService } from './service.js';
+import { ElasticService } from '../elastic/service.js';
 
 /** The refusals every instance route may answer with. */
 export const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope, 404: errorEnvelope, 409: errorEnvelope, 429: errorEnvelope, 503: errorEnvelope };
@@ -485,7 +486,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
       ...containers,
       schema: {
         tags,
-        summary: '释放实例（须已关机；系统盘与数据盘数据将被删除，不可恢复）',
+        summary: '释放实例（须已关机；系统盘与数据盘数据将被删除，不可恢复）；elastic=true 释放弹性部署的一个容器',
         querystring: z.object({
           instanceId: instanceIdField,
           rentalId: z.coerce.number({ error: '租用记录ID必须是数字' }).int().positive().optional(),
@@ -495,7 +496,9 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
       },
     },
     async (request) => {
-      await rental.release(principalOf(request), request.query);
+      // elastic=true: a container of an elastic deployment (the ELASTIC authority's own route is DELETE /elastic/instance).
+      if (request.query.elastic === 'true') await new ElasticService(deps).releaseContainer(principalOf(request), request.query.instanceId);
+      else await rental.release(principalOf(request), request.query);
       return ok(null);
     },
   );

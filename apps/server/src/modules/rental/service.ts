@@ -1,3 +1,4 @@
+import { rentedBy } from './scope.js';
 import { randomInt, randomUUID } from 'node:crypto';
 import { and, count, desc, eq, gte, ilike, isNull, sql, sum, type SQL } from 'drizzle-orm';
 import {
@@ -22,7 +23,7 @@ import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { recordInstanceEvents } from './events.js';
 import { gpuModels, hosts, instanceEvents, instances, privateImages, publicImages, wallets, zones } from '../../db/schema/index.js';
-import { ownedBy, ownershipFor } from '../../db/scope.js';
+import { ownershipFor } from '../../db/scope.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { AppError } from '../../core/errors.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
@@ -191,7 +192,7 @@ export class RentalService {
   private listConditions(principal: Principal, query: Pick<InstanceListQuery, 'status' | 'name'>): SQL {
     // `Running` is the spec's alias of PoweredOn (运行中).
     const status = query.status === 'Running' ? 'PoweredOn' : query.status;
-    const conditions: SQL[] = [ownedBy(principal, 'CONTAINER', instances), isNull(instances.releasedAt)];
+    const conditions: SQL[] = [rentedBy(principal), isNull(instances.releasedAt)];
     if (status) conditions.push(eq(instances.status, status));
     if (query.name) conditions.push(ilike(instances.name, `%${likeEscaped(query.name)}%`));
     return and(...conditions) as SQL;
@@ -315,7 +316,7 @@ export class RentalService {
    * `rateFen`. The wallet lock comes first, so two creates of one wallet are decided one after the
    * other, the second counting the first (without it, one hour's balance started 20 instances at once).
    */
-  private async assertBalanceCovers(tx: Transaction, walletId: number, rateFen: number, what: string): Promise<void> {
+  async assertBalanceCovers(tx: Transaction, walletId: number, rateFen: number, what: string): Promise<void> {
     const [wallet] = await tx.select({ balance: wallets.balanceFen }).from(wallets).where(eq(wallets.accountId, walletId)).for('update');
     const running = await this.committedHourlyFen(tx, walletId);
     const needed = (running + rateFen) * BALANCE_COVER_HOURS;
@@ -525,7 +526,7 @@ export class RentalService {
     const [instance] = await tx
       .select()
       .from(instances)
-      .where(and(ownedBy(principal, 'CONTAINER', instances), eq(instances.instanceId, instanceId), isNull(instances.releasedAt)))
+      .where(and(rentedBy(principal), eq(instances.instanceId, instanceId), isNull(instances.releasedAt)))
       .for('update');
     if (!instance) throw new AppError('NOT_FOUND', '实例不存在');
     assertAllowed(instance, action);
@@ -671,7 +672,7 @@ export class RentalService {
     const [instance] = await this.db
       .select()
       .from(instances)
-      .where(and(ownedBy(principal, 'CONTAINER', instances), eq(instances.instanceId, instanceId), isNull(instances.releasedAt)));
+      .where(and(rentedBy(principal), eq(instances.instanceId, instanceId), isNull(instances.releasedAt)));
     if (!instance) throw new AppError('NOT_FOUND', '实例不存在');
     assertAllowed(instance, 'reveal_pwd');
     return { password: openRootPassword(this.deps.config.jwtSecret, instance.rootPasswordEnc) };
@@ -682,7 +683,7 @@ export class RentalService {
     const [instance] = await this.db
       .select({ id: instances.id })
       .from(instances)
-      .where(and(ownedBy(principal, 'CONTAINER', instances), eq(instances.instanceId, instanceId)));
+      .where(and(rentedBy(principal), eq(instances.instanceId, instanceId)));
     if (!instance) throw new AppError('NOT_FOUND', '实例不存在');
     const rows = await this.db
       .select()

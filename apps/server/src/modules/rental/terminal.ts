@@ -1,8 +1,9 @@
+import { rentedBy } from './scope.js';
 import { and, eq, isNull } from 'drizzle-orm';
 import { Client, type ClientChannel } from 'ssh2';
 import type { AppDeps } from '../../deps.js';
 import { instances, revokedSessions } from '../../db/schema/index.js';
-import { ownedBy } from '../../db/scope.js';
+import {} from '../../db/scope.js';
 import { AppError } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
 import { openText, sealText } from '../../lib/crypto.js';
@@ -95,7 +96,7 @@ export class TerminalService {
     const [instance] = await this.deps.database.db
       .select({ status: instances.status, operation: instances.operation, sshHost: instances.sshHost })
       .from(instances)
-      .where(and(ownedBy(principal, 'CONTAINER', instances), eq(instances.instanceId, instanceId), isNull(instances.releasedAt)));
+      .where(and(rentedBy(principal), eq(instances.instanceId, instanceId), isNull(instances.releasedAt)));
     if (!instance) throw new AppError('NOT_FOUND', '实例不存在');
     if (!RUNNING_STATUSES.includes(instance.status as never) || !instance.sshHost) throw new AppError('STATE_CONFLICT', TERMINAL_TEXTS.notRunning);
   }

@@ -5,6 +5,8 @@ import {
   copyTasks,
   imageShares,
   instances,
+  elasticDeployments,
+  timePacks,
   oauthIdentities,
   oauthStates,
   privateImages,
@@ -43,6 +45,12 @@ export const SUB_ACCOUNT_DELETION = {
   'instances.wallet_id': 'transfer', // unreleased ones paid by the sub-account's wallet
   'private_images.owner_id': 'keep',
   'private_images.creator_id': 'transfer', // images not deleted
+  'elastic_deployments.owner_id': 'keep',
+  'elastic_deployments.creator_id': 'transfer', // deployments not deleted
+  'elastic_deployments.wallet_id': 'transfer', // those paid by the sub-account's wallet (their containers with them)
+  'time_packs.owner_id': 'keep',
+  'time_packs.creator_id': 'transfer',
+  'time_packs.wallet_id': 'transfer', // packs in use go with the containers they pay for
   'copy_tasks.owner_id': 'keep',
   'copy_tasks.creator_id': 'transfer',
   'recharges.owner_id': 'keep',
@@ -93,6 +101,14 @@ export async function applySubAccountDeletion(tx: Transaction, subId: number, ma
       .where(and(eq(privateImages.ownerId, mainId), eq(privateImages.creatorId, subId), isNull(privateImages.deletedAt)))
       .returning({ id: privateImages.id })
   ).length;
+  transferred += (
+    await tx
+      .update(elasticDeployments)
+      .set({ creatorId: mainId })
+      .where(and(eq(elasticDeployments.ownerId, mainId), eq(elasticDeployments.creatorId, subId), isNull(elasticDeployments.deletedAt)))
+      .returning({ id: elasticDeployments.id })
+  ).length;
+  await tx.update(timePacks).set({ creatorId: mainId }).where(and(eq(timePacks.ownerId, mainId), eq(timePacks.creatorId, subId)));
   await tx
     .update(copyTasks)
     .set({ creatorId: mainId })
@@ -113,4 +129,12 @@ export async function payFromMainWallet(tx: Transaction, subId: number, mainId: 
     .update(instances)
     .set({ walletId: mainId })
     .where(and(eq(instances.ownerId, mainId), eq(instances.walletId, subId), isNull(instances.releasedAt)));
+  await tx
+    .update(elasticDeployments)
+    .set({ walletId: mainId })
+    .where(and(eq(elasticDeployments.ownerId, mainId), eq(elasticDeployments.walletId, subId), isNull(elasticDeployments.deletedAt)));
+  await tx
+    .update(timePacks)
+    .set({ walletId: mainId })
+    .where(and(eq(timePacks.ownerId, mainId), eq(timePacks.walletId, subId), eq(timePacks.status, 'IN_USE')));
 }

@@ -1,6 +1,7 @@
 /**
  * Only the authority types whose product exists are offered and accepted (issue 17, console point 1):
- * 弹性部署, 文件存储 and 模型部署 stay in the dictionary but cannot be granted until their issue builds them.
+ * 文件存储 and 模型部署 stay in the dictionary but cannot be granted until their issue builds them
+ * (弹性部署 became grantable with issue 21).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_PERMISSIONS, OFFERED_AUTHORITY_TYPES } from '@slg/shared';
@@ -21,13 +22,12 @@ let counter = 0;
 const uniqueName = () => `offered_${process.pid}_${++counter}`;
 const PASSWORD = 'team2026pass';
 const NOT_OFFERED = [
-  ['ELASTIC', '弹性部署尚未开放，不能设置该权限'],
   ['FILE_STORAGE', '文件存储尚未开放，不能设置该权限'],
   ['MODEL_DEPLOY', '模型部署尚未开放，不能设置该权限'],
 ] as const;
 
 describe('offered authority types', () => {
-  it('lists only 容器实例, 镜像 and 费用中心 with their levels', async () => {
+  it('lists only 容器实例, 弹性部署, 镜像 and 费用中心 with their levels', async () => {
     const options = await call<{ authorityType: string; name: string; levels: { level: string }[] }[]>(t.app, {
       method: 'GET',
       url: '/api/v1/subuser/authority/permissions',
@@ -36,6 +36,7 @@ describe('offered authority types', () => {
     expect(options.status).toBe(200);
     expect(options.body.result.map((option) => [option.authorityType, option.name, option.levels.map((level) => level.level)])).toEqual([
       ['CONTAINER', '容器实例', ['SELF', 'ALL', 'NONE']],
+      ['ELASTIC', '弹性部署', ['SELF', 'ALL', 'NONE']],
       ['MIRROR', '镜像', ['SELF', 'ALL', 'NONE']],
       ['INVOICE', '费用中心', ['ALL', 'NONE']],
     ]);
