@@ -23,4 +23,8 @@ export const queryKeys = {
   wechatBinding: ['wechat-binding'] as const,
   /** 提醒设置: the caller's reminders and the balance they watch (api/reminders.ts). */
   reminders: ['reminders'] as const,
+  /** 弹性部署: deployments, their containers and events, the overview with its stock (api/elastic.ts). */
+  elastic: ['elastic'] as const,
+  /** 时长包 of 弹性部署 (api/elastic.ts). */
+  timePacks: ['time-packs'] as const,
 } as const;

@@ -62,6 +62,10 @@ const BUILT = [
   ...['authentication', 'person-page', 'enter-page', 'edu-page', 'school-page'].map((p) => `/ctrl-personal-center/personal-center/${p}`),
   // issue 9: the sub-account's sign-in and its own page
   '/sub-account-login', '/ctrl-child-info/child-account-info',
+  // issue 21: 弹性部署 (the group itself has no page: it opens its first child)
+  ...['flexiible-deployment', 'create-flexible', 'view-container', 'release-instance', 'time-packs'].map(
+    (p) => `/ctrl-flexible-deployment/flexiible-deployment/${p}`,
+  ),
 ];
 
 describe('route table', () => {
@@ -131,6 +135,7 @@ describe('menus', () => {
       '/ctrl-overview/overview',
       '/computility-market',
       '/ctrl-container-instances',
+      '/ctrl-flexible-deployment/flexiible-deployment',
       '/ctrl-mirror-image/mirrorImage',
       '/ctrl-cost-center/cost-center',
       '/ctrl-personal-center/personal-center',
@@ -151,6 +156,7 @@ describe('menus', () => {
       '/ctrl-overview/overview',
       '/computility-market',
       '/ctrl-container-instances',
+      '/ctrl-flexible-deployment/flexiible-deployment',
       '/ctrl-mirror-image/mirrorImage',
       '/ctrl-cost-center/cost-center',
       '/ctrl-personal-center/personal-center',
@@ -175,6 +181,17 @@ describe('menus', () => {
     const cost = sidebarMenu(main).find((entry) => entry.key === '/ctrl-cost-center/cost-center');
     expect(cost?.label).toBe('费用中心');
     expect(cost?.children?.map((entry) => entry.label)).toEqual(['充值', '充值记录', '我的订单', '账单明细', '收支明细', '发票管理', '代金券']);
+  });
+
+  it('group the 弹性部署 pages in the sidebar; a sub-account sees them with ELASTIC only', () => {
+    const elastic = sidebarMenu(main).find((entry) => entry.key === '/ctrl-flexible-deployment/flexiible-deployment');
+    expect(elastic?.label).toBe('弹性部署');
+    expect(elastic?.children?.map((entry) => entry.label)).toEqual(['部署列表', '已释放实例', '时长包']);
+    const keys = (permissions: ('ELASTIC' | 'CONTAINER')[]) => sidebarMenu({ loggedIn: true, accountType: 2, permissions }).map((entry) => entry.key);
+    expect(keys(['ELASTIC'])).toContain('/ctrl-flexible-deployment/flexiible-deployment');
+    expect(keys(['CONTAINER'])).not.toContain('/ctrl-flexible-deployment/flexiible-deployment');
+    const view = findRoute('/ctrl-flexible-deployment/flexiible-deployment/view-container') ?? NOT_FOUND_ROUTE;
+    expect(activeMenuKey(view)).toBe('/ctrl-flexible-deployment/flexiible-deployment/flexiible-deployment');
   });
 
   it('highlight the active menu of a route', () => {

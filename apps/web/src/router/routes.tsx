@@ -125,6 +125,12 @@ const PayByVolumePage = lazyPage(() => import('../pages/ctrl-container-instances
 const YearMonthPackagesPage = lazyPage(() => import('../pages/ctrl-container-instances/yearMonthPackages/index'));
 // 我的镜像 (issue 8).
 const MirrorImagePage = lazyPage(() => import('../pages/ctrl-mirror-image/mirrorImage/index'));
+// 弹性部署 (issue 21).
+const ElasticListPage = lazyPage(() => import('../pages/ctrl-flexible-deployment/flexiible-deployment/index'));
+const ElasticCreatePage = lazyPage(() => import('../pages/ctrl-flexible-deployment/create-flexible/index'));
+const ElasticViewPage = lazyPage(() => import('../pages/ctrl-flexible-deployment/view-container/index'));
+const ElasticReleasedPage = lazyPage(() => import('../pages/ctrl-flexible-deployment/release-instance/index'));
+const TimePacksPage = lazyPage(() => import('../pages/ctrl-flexible-deployment/time-packs/index'));
 // 个人中心 · 设置: API令牌 (issue 9).
 const SettingPage = lazyPage(() => import('../pages/ctrl-personal-center/setting/index'));
 const ChargingRecordPage = lazyPage(() => import('../pages/ctrl-personal-center/charging-record/index'));
@@ -279,16 +285,18 @@ export const ROUTE_TABLE: RouteNode[] = [
     path: '/ctrl-flexible-deployment/flexiible-deployment',
     meta: { title: '弹性部署', layout: 'dashboard', console: true, sidebar: true, alwaysShow: true, permission: 'ELASTIC', icon: 'elastic' },
     children: [
-      { path: 'flexiible-deployment', meta: { title: '部署列表', sidebar: true } },
+      { path: 'flexiible-deployment', meta: { title: '部署列表', sidebar: true }, page: ElasticListPage },
       {
         path: 'create-flexible',
         meta: { title: '创建弹性部署', activeMenu: '/ctrl-flexible-deployment/flexiible-deployment/flexiible-deployment' },
+        page: ElasticCreatePage,
       },
-      { path: 'release-instance', meta: { title: '已释放实例', sidebar: true } },
-      { path: 'time-packs', meta: { title: '时长包', sidebar: true } },
+      { path: 'release-instance', meta: { title: '已释放实例', sidebar: true }, page: ElasticReleasedPage },
+      { path: 'time-packs', meta: { title: '时长包', sidebar: true }, page: TimePacksPage },
       {
         path: 'view-container',
         meta: { title: '查看容器', activeMenu: '/ctrl-flexible-deployment/flexiible-deployment/flexiible-deployment' },
+        page: ElasticViewPage,
       },
     ],
   },

@@ -204,6 +204,9 @@ describe('a replica set', () => {
     const { id, deploymentUid } = await create(user, { name: 'shrink', gpuModelIds: [model], replicaNum: 2 });
     await pass();
     await pass(3);
+    // To none (the deployment stays), then to 1.
+    const none = await api<ElasticDeploymentView>(user, 'POST', `/elastic/${id}/edit`, { replicaNum: 0 });
+    expect(none.status, JSON.stringify(none.body)).toBe(200);
     await api(user, 'POST', `/elastic/${id}/edit`, { replicaNum: 1 });
     await pass(2);
     const released = await api<Page<ElasticContainerView>>(user, 'GET', `/elastic/${deploymentUid}/instances?released=true`);

@@ -498,7 +498,7 @@ export class ElasticService {
       await this.assertFiltersExist(tx, input);
       const image = input.imageId !== undefined && input.imageId !== deployment.imageId ? await usableImage(tx, principal, input.imageId) : null;
       const replicaNum = input.replicaNum ?? deployment.replicaNum;
-      const parallelismNum = input.parallelismNum ?? Math.min(deployment.parallelismNum, replicaNum);
+      const parallelismNum = input.parallelismNum ?? Math.max(1, Math.min(deployment.parallelismNum, replicaNum));
       if (deployment.type === 'JOB' && parallelismNum > replicaNum) throw new AppError('VALIDATION', '并行数不能大于需完成的容器数');
       const cmd = input.cmd === undefined ? deployment.cmd : input.cmd?.trim() ? input.cmd : null;
       const env = input.env ?? deployment.env;

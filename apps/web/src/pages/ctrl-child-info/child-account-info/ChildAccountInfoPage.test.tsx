@@ -63,9 +63,11 @@ describe('sub-account info page', () => {
     expect(within(permissionRow('MIRROR')).getByText('全部数据')).toBeTruthy();
     expect(permissionRow('MIRROR').textContent).toContain('主账号下所有成员的资源');
     expect(within(permissionRow('INVOICE')).getByText('费用中心')).toBeTruthy();
-    // Products not built yet are not named (issue 17).
-    expect([...document.querySelectorAll('[data-authority]')].map((row) => row.getAttribute('data-authority'))).toEqual(['CONTAINER', 'MIRROR', 'INVOICE']);
-    expect(screen.queryByText(/弹性部署|文件存储|模型部署/)).toBeNull();
+    expect(within(permissionRow('ELASTIC')).getByText('弹性部署')).toBeTruthy();
+    expect(within(permissionRow('ELASTIC')).getByText('无权限')).toBeTruthy();
+    // Products not built yet are not named (issue 17); 弹性部署 is built (issue 21).
+    expect([...document.querySelectorAll('[data-authority]')].map((row) => row.getAttribute('data-authority'))).toEqual(['CONTAINER', 'ELASTIC', 'MIRROR', 'INVOICE']);
+    expect(screen.queryByText(/文件存储|模型部署/)).toBeNull();
   });
 
   it('names an own wallet as such', async () => {

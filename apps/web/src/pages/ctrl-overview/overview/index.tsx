@@ -2,6 +2,7 @@ import { formatYuan, maskTelephone } from '@slg/shared';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { useBalanceQuery } from '../../../api/account';
+import { useElasticOverviewQuery } from '../../../api/elasticOverview';
 import { useInstanceSummaryQuery, type InstanceSummary } from '../../../api/instanceSummary';
 import { visibleTo } from '../../../router/menus';
 import { findRoute, ROUTES } from '../../../router/routes';
@@ -15,6 +16,8 @@ const SELF_PATH = '/ctrl-overview/overview';
 const RECHARGE_PATH = '/ctrl-cost-center/cost-center/recharge';
 const INSTANCES_PATH = '/ctrl-container-instances/containerInstances';
 const MARKET_PATH = '/computility-market';
+const ELASTIC_LIST_PATH = '/ctrl-flexible-deployment/flexiible-deployment/flexiible-deployment';
+const ELASTIC_CREATE_PATH = '/ctrl-flexible-deployment/flexiible-deployment/create-flexible';
 const T = OVERVIEW_TEXTS;
 
 /** Console pages with a page of their own, besides this one. */
@@ -180,7 +183,67 @@ function InstancesCard() {
   );
 }
 
-/** 总览: greeting, account, balance, instances and links to what exists. */
+/** 弹性部署: running deployments and containers and what they cost per hour; only for who may open 弹性部署. */
+function ElasticCard() {
+  const session = sessionSnapshot(useUserStore());
+  const listRoute = findRoute(ELASTIC_LIST_PATH);
+  const visible = Boolean(listRoute?.page && visibleTo(listRoute, session));
+  const overview = useElasticOverviewQuery(visible);
+  if (!visible) return null;
+  let body: ReactNode;
+  if (overview.isPending) body = <Skeleton rows={3} />;
+  else if (overview.isError) {
+    body = (
+      <Alert
+        type="error"
+        title={T.elastic.loadFailed}
+        description={overview.error.message}
+        action={
+          <Button size="small" onClick={() => void overview.refetch()}>
+            {T.elastic.retry}
+          </Button>
+        }
+      />
+    );
+  } else if (overview.data.running === 0 && overview.data.containersRunning === 0) {
+    body = (
+      <div>
+        <p className="slg-muted">{T.elastic.empty}</p>
+        <ButtonLink to={ELASTIC_CREATE_PATH} variant="primary" className="slg-overview-recharge">
+          {T.elastic.create}
+        </ButtonLink>
+      </div>
+    );
+  } else {
+    const rows = [
+      { key: 'running', label: T.elastic.running, value: String(overview.data.running) },
+      { key: 'containers', label: T.elastic.containers, value: String(overview.data.containersRunning) },
+      { key: 'cost', label: T.elastic.cost, value: T.elastic.perHour(formatYuan(overview.data.costPerHourFen)) },
+    ];
+    body = (
+      <div>
+        <dl className="slg-descriptions">
+          {rows.map((row) => (
+            <div key={row.key} className="slg-descriptions-row">
+              <dt>{row.label}</dt>
+              <dd>{row.value}</dd>
+            </div>
+          ))}
+        </dl>
+        <ButtonLink to={ELASTIC_LIST_PATH} className="slg-overview-recharge">
+          {T.elastic.list}
+        </ButtonLink>
+      </div>
+    );
+  }
+  return (
+    <Card id="overview-elastic" title={T.elastic.title}>
+      {body}
+    </Card>
+  );
+}
+
+/** 总览: greeting, account, balance, instances, 弹性部署 and links to what exists. */
 export default function OverviewPage() {
   const user = useUserStore((state) => state.userInfo);
   const name = displayName(user);
@@ -196,6 +259,7 @@ export default function OverviewPage() {
         <AccountCard user={user} />
         <BalanceCard />
         <InstancesCard />
+        <ElasticCard />
         {QUICK_LINKS.length > 0 ? (
           <Card id="overview-quick-links" title={T.quickLinks.title}>
             <div className="slg-link-grid">

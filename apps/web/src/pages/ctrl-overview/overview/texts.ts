@@ -39,6 +39,18 @@ export const OVERVIEW_TEXTS = {
     loadFailed: '实例数量加载失败',
     retry: '重试',
   },
+  elastic: {
+    title: '弹性部署',
+    running: '运行中的部署',
+    containers: '运行中的容器',
+    cost: '运行中费用',
+    perHour: (price: string) => `${price}/时`,
+    list: '查看部署',
+    empty: '还没有运行中的弹性部署：选好镜像和 GPU，平台自动调度容器，按秒计费。',
+    create: '创建弹性部署',
+    loadFailed: '弹性部署数据加载失败',
+    retry: '重试',
+  },
   quickLinks: { title: '快捷入口' },
   help: { title: '帮助与协议', about: '关于我们', serviceTerms: '服务条款', privacyTerms: '隐私政策' },
 } as const;

@@ -66,9 +66,10 @@ describe('子账号权限设置', () => {
     expect((screen.getByLabelText('昵称') as HTMLInputElement).value).toBe('训练组');
     expect(screen.getByText('¥12.34')).toBeTruthy();
     expect(within(matrixRow('INVOICE')).queryByText('仅本人数据')).toBeNull();
-    // Products not built yet are not offered (issue 17).
-    expect([...document.querySelectorAll('[data-authority]')].map((row) => row.getAttribute('data-authority'))).toEqual(['CONTAINER', 'MIRROR', 'INVOICE']);
-    expect(screen.queryByText(/弹性部署|文件存储|模型部署/)).toBeNull();
+    // Products not built yet are not offered (issue 17); 弹性部署 is built (issue 21).
+    expect([...document.querySelectorAll('[data-authority]')].map((row) => row.getAttribute('data-authority'))).toEqual(['CONTAINER', 'ELASTIC', 'MIRROR', 'INVOICE']);
+    expect(within(matrixRow('ELASTIC')).getByText('弹性部署')).toBeTruthy();
+    expect(screen.queryByText(/文件存储|模型部署/)).toBeNull();
     expect(within(matrixRow('CONTAINER')).getByText('只能查看和操作自己创建的资源')).toBeTruthy();
     const save = buttonByText('保存', document.querySelector('.slg-child-matrix-footer') as HTMLElement);
     expect(save.disabled).toBe(true);

@@ -15,7 +15,6 @@ const DEV: SubAccountView = {
   username: 'dev-01',
   nickname: '训练组',
   sharedMainBalance: false,
-  // ELASTIC ALL: granted before 弹性部署 was withdrawn from the offer; no tag names it.
   permissions: { ...NONE, CONTAINER: 'SELF', INVOICE: 'ALL', ELASTIC: 'ALL' },
   balance: 1234,
   createdAt: '2026-06-01T02:00:00Z',
@@ -54,7 +53,7 @@ describe('子账号管理', () => {
     expect(within(dev).getByText('容器实例·仅本人数据')).toBeTruthy();
     expect(within(dev).getByText('费用中心·全部数据')).toBeTruthy();
     expect(within(dev).queryByText(/镜像/)).toBeNull();
-    expect(within(dev).queryByText(/弹性部署/)).toBeNull();
+    expect(within(dev).getByText('弹性部署·全部数据')).toBeTruthy();
     expect(within(dev).getByText(/^2026-06-01 /)).toBeTruthy();
     expect(within(dev).getByLabelText('权限设置 dev-01').getAttribute('href')).toBe('/ctrl-personal-center/personal-center/child-account-detail?id=7');
     const ops = rowOf('ops.lee');
@@ -117,8 +116,9 @@ describe('子账号管理', () => {
     await screen.findByText('dev-01');
     fireEvent.click(headerCreate());
     const dialog = await findDialog();
-    // Only products that exist are offered (issue 17).
-    expect(within(dialog).queryByText(/弹性部署|文件存储|模型部署/)).toBeNull();
+    // Only products that exist are offered (issue 17): 弹性部署 since issue 21.
+    expect(within(dialog).getByLabelText('弹性部署')).toBeTruthy();
+    expect(within(dialog).queryByText(/文件存储|模型部署/)).toBeNull();
     fill(dialog, '用户名', 'bad name');
     fill(dialog, '密码', 'abc12345');
     fill(dialog, '确认密码', 'abc12346');
@@ -146,6 +146,7 @@ describe('子账号管理', () => {
       sharedMainBalance: true,
       permissions: [
         { authorityType: 'CONTAINER', level: 'SELF' },
+        { authorityType: 'ELASTIC', level: 'SELF' },
         { authorityType: 'MIRROR', level: 'SELF' },
         { authorityType: 'INVOICE', level: 'ALL' },
       ],
