@@ -21,23 +21,31 @@ const DAY_MS = 86_400_000;
  * paid from the packs of its wallet and GPU model as far as they reach — containers in id order,
  * `gpuNum` GPU-seconds per whole second, packs soonest to expire first — and the wallet pays for the
  * rest of the run (metering reads `run_pack_seconds`). Two statements whatever the number of
- * containers. Returns GPU-seconds drawn.
+ * containers: for the metering pass, every container of its (locked) wallets not held by another
+ * transaction; for a stop, the one container. Returns GPU-seconds drawn.
  */
-export async function drawTimePacks(executor: Executor, now: Date, instanceIds: readonly number[]): Promise<number> {
-  if (instanceIds.length === 0) return 0;
+export async function drawTimePacks(executor: Executor, now: Date, which: { walletIds: readonly number[] } | { instance: { id: number; walletId: number; gpuModelId: string } }): Promise<number> {
   const at = now.toISOString();
-  const ids = `{${instanceIds.join(',')}}`;
-  const scope = sql`i.deployment_row_id is not null and i.run_started_at is not null and i.id = any(${ids}::bigint[])`;
-  const drawable = sql`p.status = 'IN_USE' and p.balance_seconds > 0 and p.expires_at > ${at}::timestamptz
-    and (p.wallet_id, p.gpu_model_id) in (select i.wallet_id, i.gpu_model_id from instances i where ${scope})`;
+  const wallets = 'walletIds' in which ? which.walletIds : [which.instance.walletId];
+  if (wallets.length === 0) return 0;
+  const walletList = `{${wallets.join(',')}}`;
+  // The metering pass takes the containers of its wallets that nobody else holds (a stop settling one draws for it); a stop, its own.
+  const scope =
+    'walletIds' in which
+      ? sql`i.deployment_row_id is not null and i.run_started_at is not null and i.wallet_id = any(${walletList}::bigint[])`
+      : sql`i.deployment_row_id is not null and i.run_started_at is not null and i.id = ${which.instance.id}`;
+  const lockContainers = 'walletIds' in which ? sql`for update of i skip locked` : sql``;
+  const drawable = sql`p.status = 'IN_USE' and p.balance_seconds > 0 and p.expires_at > ${at}::timestamptz and p.wallet_id = any(${walletList}::bigint[])
+    ${'instance' in which ? sql`and p.gpu_model_id = ${which.instance.gpuModelId}` : sql``}`;
   // The packs first, locked in one order: every drawer (this pass, a stop's settlement) takes them alike.
   await executor.execute(sql`select p.id from time_packs p where ${drawable} order by p.id for update of p`);
   const [result] = rowsOf<{ drawn: number | string | null }>(
     await executor.execute(sql`
-      with due as (
+      with due as materialized (
         select i.id, i.wallet_id, i.gpu_model_id, i.gpu_num,
                floor(extract(epoch from (${at}::timestamptz - i.run_started_at)))::bigint - i.run_pack_checked_seconds as delta
         from instances i where ${scope}
+        ${lockContainers}
       ),
       supply as (
         select p.wallet_id, p.gpu_model_id, sum(p.balance_seconds) as total from time_packs p where ${drawable} group by 1, 2

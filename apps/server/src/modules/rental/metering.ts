@@ -69,15 +69,8 @@ export async function meterOpenRuns(db: Database, now: Date): Promise<MeteringPa
         ) locked`),
     );
     if (!locked?.ids) return { instances: 0, fen: 0, wallets: 0 };
-    // Elastic containers of those wallets draw their time packs first (the ones a stop is settling right now are skipped: it draws them).
-    const elastic = rowsOf<{ id: number | string }>(
-      await tx.execute(sql`
-        select id from instances
-        where deployment_row_id is not null and run_started_at is not null and wallet_id = any(string_to_array(${locked.ids}, ',')::bigint[])
-        order by id
-        for update skip locked`),
-    );
-    await drawTimePacks(tx, now, elastic.map((row) => Number(row.id)));
+    // Elastic containers of those wallets draw their time packs first (one a stop is settling right now is skipped: the stop draws for it).
+    await drawTimePacks(tx, now, { walletIds: locked.ids.split(',').map(Number) });
     const at = now.toISOString();
     const target = runChargeSql('i', now);
     const [result] = rowsOf<{ instances: number | string; fen: number | string | null; wallets: number | string }>(
@@ -149,7 +142,7 @@ export async function settleRun(tx: Transaction, instance: InstanceRow, now: Dat
   if (instance.deploymentRowId !== null) {
     // The wallet before the packs, as the metering pass locks them.
     await tx.select({ id: wallets.accountId }).from(wallets).where(eq(wallets.accountId, instance.walletId)).for('update');
-    await drawTimePacks(tx, now, [instance.id]);
+    await drawTimePacks(tx, now, { instance });
     const [drawn] = await tx.select({ packSeconds: instances.runPackSeconds }).from(instances).where(eq(instances.id, instance.id));
     packSeconds = drawn?.packSeconds ?? packSeconds;
   }
