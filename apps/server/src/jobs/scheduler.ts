@@ -17,6 +17,7 @@ import { SpentHumanChecks } from '../providers/captcha/spent.js';
 import { KubernetesDriver } from '../compute/kubernetes/driver.js';
 import { ElasticController } from '../modules/elastic/controller.js';
 import { TimePackService } from '../modules/elastic/time-packs.js';
+import { ElasticService } from '../modules/elastic/service.js';
 
 export interface PeriodicJob {
   name: string;
@@ -48,7 +49,10 @@ export function platformJobs(deps: AppDeps): PeriodicJob[] {
       exclusive: true,
       run: async () => {
         await new Reconciler(deps).watch(500, 'elastic');
-        return new ElasticController(deps).tick();
+        const pass = await new ElasticController(deps).tick();
+        // Containers that came up get the deployment's ports.
+        await new ElasticService(deps).exposeContainerPorts();
+        return pass;
       },
     },
     // 时长包 past their validity expire.

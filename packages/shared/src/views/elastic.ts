@@ -59,6 +59,9 @@ export const elasticContainerSchema = z.object({
   gpuNum: z.number().int(),
   templateVersion: z.number().int(),
   sshCommand: z.string().nullable().describe('运行中容器的 SSH 登录命令'),
+  ports: z
+    .array(z.object({ port: z.number().int(), protocol: z.union([z.literal(1), z.literal(2)]), address: z.string().describe('外部访问地址：HTTP 为 URL，TCP 为 主机:端口') }))
+    .describe('部署开放的端口在该容器上的访问地址（容器运行后生成）'),
   startedAt: z.string().nullable().describe('开始运行（计费）的时间'),
   endedAt: z.string().nullable(),
   endReason: z.string().nullable(),

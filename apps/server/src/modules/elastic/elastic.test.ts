@@ -10,6 +10,7 @@ import { InstanceBillingJobs } from '../rental/billing-jobs.js';
 import { meterOpenRuns } from '../rental/metering.js';
 import { ElasticController } from './controller.js';
 import { TimePackService } from './time-packs.js';
+import { ElasticService } from './service.js';
 
 let t: TestApp;
 const IMAGE = 'pytorch-2.5.1-py3.12-cu124';
@@ -437,6 +438,26 @@ describe('arrears', () => {
     expect(deployment.statusReason).toContain('余额不足');
     const live = await db().select().from(instances).where(and(eq(instances.deploymentRowId, id), isNull(instances.endedAt)));
     expect(live).toHaveLength(0);
+  });
+});
+
+describe('ports', () => {
+  it('are published on each container once it runs, and listed with its address', async () => {
+    const { model } = await fleet(1);
+    const user = await fundedUser(RATE * 100);
+    const { deploymentUid } = await create(user, { name: 'ports', gpuModelIds: [model], ports: [{ port: 8000, protocol: 1 }, { port: 9000, protocol: 2 }] });
+    await pass();
+    await pass(3);
+    expect(await new ElasticService(t.deps).exposeContainerPorts()).toBe(1);
+    expect(await new ElasticService(t.deps).exposeContainerPorts()).toBe(0);
+    const listed = await api<Page<ElasticContainerView>>(user, 'GET', `/elastic/${deploymentUid}/instances`);
+    const [container] = listed.body.result.list;
+    expect(container?.ports.map((port) => port.port)).toEqual([8000, 9000]);
+    expect(container?.ports[0]?.address).toMatch(new RegExp(`^https://${container?.instanceId}-8000\\.`));
+    expect(container?.ports[1]?.address).toMatch(/:\d+$/);
+    const bad = await api<null>(user, 'POST', '/elastic', { name: 'p2', type: 'REPLICA_SET', imageId: IMAGE, gpuNum: 1, replicaNum: 1, ports: [{ port: 22, protocol: 2 }] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.rspmsg).toContain('SSH');
   });
 });
 

@@ -5,7 +5,7 @@ import type { ElasticContainerView, ElasticCreated, ElasticDeploymentView, Elast
 import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
-import { elasticDeployments, elasticEvents, gpuModels, hosts, instances, privateImages, publicImages, zones, type ElasticPort } from '../../db/schema/index.js';
+import { elasticDeployments, elasticEvents, gpuModels, hosts, instancePorts, instances, privateImages, publicImages, zones, type ElasticPort } from '../../db/schema/index.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import { ownedBy, ownershipFor } from '../../db/scope.js';
 import { AppError } from '../../core/errors.js';
@@ -17,6 +17,7 @@ import { OrderService } from '../billing/orders.js';
 import { usableImage } from '../images/usable.js';
 import { openRootPassword } from '../rental/password.js';
 import { RentalService } from '../rental/service.js';
+import { PortService } from '../rental/ports.js';
 import { assertVerifiedToCreate } from '../verification/gate.js';
 import { ElasticController, type DeploymentRow } from './controller.js';
 import { recordElasticEvents } from './events.js';
@@ -59,8 +60,10 @@ export class ElasticService {
   private readonly orders: OrderService;
   private readonly rental: RentalService;
   private readonly controller: ElasticController;
+  private readonly ports: PortService;
 
   constructor(private readonly deps: AppDeps) {
+    this.ports = new PortService(deps);
     this.orders = new OrderService(deps.now);
     this.rental = new RentalService(deps);
     this.controller = new ElasticController(deps);
@@ -314,7 +317,30 @@ export class ElasticService {
       .innerJoin(gpuModels, eq(gpuModels.id, instances.gpuModelId));
   }
 
-  private toContainerView(row: Awaited<ReturnType<ElasticService['containerQuery']>>[number]): ElasticContainerView {
+  /** The published ports of these containers, in one query. */
+  private async portsOf(rows: Awaited<ReturnType<ElasticService['containerQuery']>>): Promise<Map<number, ElasticContainerView['ports']>> {
+    const byContainer = new Map<number, ElasticContainerView['ports']>();
+    const ids = rows.map((row) => row.container.id);
+    if (ids.length === 0) return byContainer;
+    const containers = new Map(rows.map((row) => [row.container.id, row.container]));
+    const ports = await this.db.select().from(instancePorts).where(inArray(instancePorts.instanceRowId, ids)).orderBy(instancePorts.port);
+    for (const port of ports) {
+      const container = containers.get(port.instanceRowId);
+      if (!container) continue;
+      const view = this.ports.toView(container, port);
+      const list = byContainer.get(port.instanceRowId) ?? [];
+      list.push({ port: view.port, protocol: view.protocol, address: view.address });
+      byContainer.set(port.instanceRowId, list);
+    }
+    return byContainer;
+  }
+
+  private async toContainerViews(rows: Awaited<ReturnType<ElasticService['containerQuery']>>): Promise<ElasticContainerView[]> {
+    const ports = await this.portsOf(rows);
+    return rows.map((row) => this.toContainerView(row, ports.get(row.container.id) ?? []));
+  }
+
+  private toContainerView(row: Awaited<ReturnType<ElasticService['containerQuery']>>[number], ports: ElasticContainerView['ports']): ElasticContainerView {
     const c = row.container;
     const now = this.deps.now().getTime();
     const openRun = c.runStartedAt ? Math.max(0, Math.floor((now - c.runStartedAt.getTime()) / 1000)) : 0;
@@ -334,6 +360,7 @@ export class ElasticService {
       gpuNum: c.gpuNum,
       templateVersion: c.templateVersion ?? 1,
       sshCommand: running && c.sshHost && c.sshPort ? `ssh -p ${c.sshPort} root@${c.sshHost}` : null,
+      ports,
       startedAt: c.firstRunAt?.toISOString() ?? null,
       endedAt: c.endedAt?.toISOString() ?? null,
       endReason: c.endReason,
@@ -355,7 +382,7 @@ export class ElasticService {
       query,
       (limit, offset) => this.containerQuery(this.db).where(where).orderBy(desc(instances.createdAt), desc(instances.id)).limit(limit).offset(offset),
       () => this.db.$count(instances, where),
-      (rows) => rows.map((row) => this.toContainerView(row)),
+      (rows) => this.toContainerViews(rows),
     );
   }
 
@@ -370,7 +397,7 @@ export class ElasticService {
       query,
       (limit, offset) => this.containerQuery(this.db).where(where).orderBy(desc(instances.endedAt), desc(instances.id)).limit(limit).offset(offset),
       () => this.db.$count(instances, where),
-      (rows) => rows.map((row) => this.toContainerView(row)),
+      (rows) => this.toContainerViews(rows),
     );
   }
 
@@ -600,6 +627,46 @@ export class ElasticService {
       if (error instanceof DriverError) throw new AppError('STATE_CONFLICT', `读取日志失败：${error.message}`);
       throw error;
     }
+  }
+
+  /**
+   * Publishes the deployment's ports on containers that run and have none yet: the rows first (a
+   * public port unique in the zone), then the driver's route; a refusal drops the rows, so the next
+   * pass tries again. Returns how many containers got their ports.
+   */
+  async exposeContainerPorts(batch = 100): Promise<number> {
+    const due = await this.db
+      .select({ container: instances, ports: elasticDeployments.ports })
+      .from(instances)
+      .innerJoin(elasticDeployments, eq(elasticDeployments.id, instances.deploymentRowId))
+      .where(
+        and(
+          isNull(instances.endedAt),
+          isNull(instances.operation),
+          inArray(instances.status, ['PoweredOn', 'PoweredOnNoGPU']),
+          sql`jsonb_array_length(${elasticDeployments.ports}) > 0`,
+          sql`not exists (select 1 from ${instancePorts} where ${instancePorts.instanceRowId} = ${instances.id})`,
+        ),
+      )
+      .limit(batch);
+    let exposed = 0;
+    for (const { container, ports } of due) {
+      const rows = await this.db.transaction(async (tx) => {
+        const out = [];
+        for (const item of ports) out.push(await this.ports.insertWithPublicPort(tx, { instanceRowId: container.id, zoneId: container.zoneId, port: item.port }, item.protocol));
+        return out;
+      });
+      try {
+        for (const row of rows) {
+          await this.deps.compute.driver.exposePort(container.instanceId, { port: row.port, protocol: row.protocol === 1 ? 'http' : 'tcp', publicPort: row.publicPort });
+        }
+        exposed += 1;
+      } catch (error) {
+        if (!(error instanceof DriverError)) throw error;
+        await this.db.delete(instancePorts).where(eq(instancePorts.instanceRowId, container.id));
+      }
+    }
+    return exposed;
   }
 
   /**

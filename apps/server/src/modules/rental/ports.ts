@@ -87,7 +87,7 @@ export class PortService {
   }
 
   /** A free public port of the zone (a gateway port, or a port of the instance's host), claimed by the unique index (savepoint per try). */
-  private async insertWithPublicPort(tx: Transaction, values: Omit<typeof instancePorts.$inferInsert, 'publicPort' | 'protocol'>, protocol: PortProtocol): Promise<PortRow> {
+  async insertWithPublicPort(tx: Transaction, values: Omit<typeof instancePorts.$inferInsert, 'publicPort' | 'protocol'>, protocol: PortProtocol): Promise<PortRow> {
     for (let attempt = 0; ; attempt += 1) {
       // Reached on a public port (of the zone's gateway, or of the instance's host) from the driver's range, unique in the zone.
       const { min, max } = this.deps.compute.driver.publicPortRange;

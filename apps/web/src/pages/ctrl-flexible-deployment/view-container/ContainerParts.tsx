@@ -33,6 +33,14 @@ export function ContainerAccess({ container }: { container: ElasticContainerView
       <Typography.Text copyable={{ text: container.sshCommand, tooltips: [E.copy, E.copied] }} className="slg-elastic-mono slg-elastic-ssh">
         {container.sshCommand}
       </Typography.Text>
+      {container.ports.map((port) => (
+        <div key={port.port} className="slg-elastic-access-line">
+          <span className="slg-elastic-note">{T.containers.port(port.port)}</span>
+          <Typography.Text copyable={{ text: port.address, tooltips: [E.copy, E.copied] }} className="slg-elastic-mono slg-elastic-ssh">
+            {port.address}
+          </Typography.Text>
+        </div>
+      ))}
       <div className="slg-elastic-access-line">
         {value !== null ? (
           <>

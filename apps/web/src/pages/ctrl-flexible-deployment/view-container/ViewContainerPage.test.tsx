@@ -55,6 +55,7 @@ describe('查看容器', () => {
     expect(within(row).getByText('¥1.86')).toBeTruthy();
     expect(within(row).getByText('时长包抵扣 10分')).toBeTruthy();
     expect(within(row).getByText(CONTAINER.sshCommand as string)).toBeTruthy();
+    expect(within(row).getByText(CONTAINER.ports[0]?.address ?? '')).toBeTruthy();
 
     expect(await screen.findByText('调度 2 个容器到主机 北京A区-4090-01')).toBeTruthy();
     expect(screen.getByText(EVENTS[0]?.detail as string)).toBeTruthy();

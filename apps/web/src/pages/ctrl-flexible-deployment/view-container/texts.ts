@@ -58,6 +58,7 @@ export const VIEW_CONTAINER_TEXTS = {
     notStarted: '未开始',
     sshPending: '容器运行后可用',
     exitCode: (code: number) => `退出码 ${code}`,
+    port: (port: number) => `端口 ${port}`,
   },
   password: {
     reveal: '查看密码',
