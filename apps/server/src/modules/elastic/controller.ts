@@ -1,4 +1,4 @@
-import { randomUUID, randomInt } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gt, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { FREE_DATA_DISK_GB, JOB_MAX_RETRIES, USAGE_CHARGING_RULE_ID, compareVersions } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
@@ -9,16 +9,13 @@ import { beginOperation, beginRelease } from '../rental/lifecycle.js';
 import { recordInstanceEvents } from '../rental/events.js';
 import { settleRun, type InstanceRow } from '../rental/metering.js';
 import { sealRootPassword } from '../rental/password.js';
+import { newInstanceId } from '../rental/service.js';
 import { RUNNING_STATUSES } from '../rental/state-machine.js';
 import { assignHosts, candidateHosts, takeAssigned, whyNoStock, type PlacementFilters } from './placement.js';
 import { recordElasticEvents } from './events.js';
 
 export type DeploymentRow = typeof elasticDeployments.$inferSelect;
 
-const INSTANCE_ID_ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
-function newInstanceId(): string {
-  return `slg-${Array.from({ length: 10 }, () => INSTANCE_ID_ALPHABET[randomInt(INSTANCE_ID_ALPHABET.length)]).join('')}`;
-}
 
 /** Containers whose machine is on its way or running: what a deployment counts as its own. */
 const isRunning = (container: InstanceRow) => (RUNNING_STATUSES as readonly string[]).includes(container.status) && container.operation === null;

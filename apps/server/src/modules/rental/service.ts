@@ -132,7 +132,8 @@ export interface HostWithModel {
   modelPricePerHourFen: number;
 }
 
-function newInstanceId(): string {
+/** A new instance id: `slg-` and 10 characters that cannot be misread (no l, o, 0, 1). */
+export function newInstanceId(): string {
   return `slg-${Array.from({ length: 10 }, () => INSTANCE_ID_ALPHABET[randomInt(INSTANCE_ID_ALPHABET.length)]).join('')}`;
 }
 
