@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq, gt, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
-import { FREE_DATA_DISK_GB, JOB_MAX_RETRIES, USAGE_CHARGING_RULE_ID, compareVersions } from '@slg/shared';
+import { JOB_MAX_RETRIES, USAGE_CHARGING_RULE_ID } from '@slg/shared';
 import type { AppDeps } from '../../deps.js';
 import type { Transaction } from '../../db/client.js';
 import { elasticDeployments, instances, publicImages, privateImages } from '../../db/schema/index.js';
@@ -11,7 +11,7 @@ import { settleRun, type InstanceRow } from '../rental/metering.js';
 import { sealRootPassword } from '../rental/password.js';
 import { newInstanceId } from '../rental/service.js';
 import { RUNNING_STATUSES } from '../rental/state-machine.js';
-import { assignHosts, candidateHosts, takeAssigned, whyNoStock, type PlacementFilters } from './placement.js';
+import { assignHosts, candidateHosts, placementFilters, takeAssigned, whyNoStock, type PlacementFilters } from './placement.js';
 import { recordElasticEvents } from './events.js';
 
 export type DeploymentRow = typeof elasticDeployments.$inferSelect;
@@ -274,16 +274,7 @@ export class ElasticController {
   }
 
   private async filtersOf(tx: Transaction, deployment: DeploymentRow): Promise<PlacementFilters> {
-    const cuda = await this.imageCuda(tx, deployment.imageId);
-    const cudaMin = [deployment.cudaMin, cuda].filter((value): value is string => !!value).sort(compareVersions).pop() ?? null;
-    return {
-      gpuNum: deployment.gpuNum,
-      diskGb: FREE_DATA_DISK_GB,
-      zoneIds: deployment.zoneIds,
-      gpuModelIds: deployment.gpuModelIds,
-      cudaMin,
-      priceMaxFen: deployment.priceMaxFen,
-    };
+    return placementFilters(deployment, await this.imageCuda(tx, deployment.imageId));
   }
 
   private async imageCuda(tx: Transaction, imageId: string): Promise<string | null> {

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { formatYuan } from '@slg/shared';
+import { compareVersions, FREE_DATA_DISK_GB, formatYuan } from '@slg/shared';
 import type { Executor } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
 
@@ -28,6 +28,22 @@ export interface CandidateHost {
 }
 
 const PRICE = sql`coalesce(h.usage_price_fen, m.price_per_hour_fen)`;
+
+/** A deployment's filters as placement reads them: the CUDA floor is the filter's or the image's, whichever is higher. */
+export function placementFilters(
+  template: { gpuNum: number; zoneIds?: readonly string[] | undefined; gpuModelIds?: readonly string[] | undefined; cudaMin?: string | null | undefined; priceMaxFen?: number | null | undefined },
+  imageCuda: string | null,
+): PlacementFilters {
+  const cudaMin = [template.cudaMin ?? null, imageCuda].filter((value): value is string => !!value).sort(compareVersions).pop() ?? null;
+  return {
+    gpuNum: template.gpuNum,
+    diskGb: FREE_DATA_DISK_GB,
+    zoneIds: template.zoneIds ?? [],
+    gpuModelIds: template.gpuModelIds ?? [],
+    cudaMin,
+    priceMaxFen: template.priceMaxFen ?? null,
+  };
+}
 /** Dotted versions compared as integer arrays (12.10 > 12.4). */
 const versionAtLeast = (column: SQL, version: string) => sql`string_to_array(${column}, '.')::int[] >= string_to_array(${version}, '.')::int[]`;
 
@@ -78,6 +94,17 @@ export async function candidateHosts(executor: Executor, deploymentRowId: number
     freeDiskGb: Number(row.free_disk),
     mine: Number(row.mine),
   }));
+}
+
+/** The lowest price per GPU-hour of any host the filters match, free GPUs or not; null when none matches. */
+export async function cheapestPrice(executor: Executor, filters: PlacementFilters): Promise<number | null> {
+  const conditions = filterConditions(filters).map((item) => item.condition);
+  const [row] = rowsOf<{ price: number | string | null }>(
+    await executor.execute(sql`
+      select min(${PRICE}) as price from hosts h join gpu_models m on m.id = h.gpu_model_id
+      where h.enabled and h.gpu_total >= ${filters.gpuNum} ${conditions.length > 0 ? sql`and ${sql.join(conditions, sql` and `)}` : sql``}`),
+  );
+  return row?.price === null || row?.price === undefined ? null : Number(row.price);
 }
 
 /**

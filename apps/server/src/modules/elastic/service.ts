@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt, ilike, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import { compareVersions, ELASTIC_DEPLOYMENT_STATUSES, FREE_DATA_DISK_GB, formatYuan, RELEASED_CONTAINER_DAYS, type ElasticDeploymentStatusValue, type ElasticTypeValue, type InstanceStatusValue, type Page } from '@slg/shared';
+import { ELASTIC_DEPLOYMENT_STATUSES, formatYuan, RELEASED_CONTAINER_DAYS, type ElasticDeploymentStatusValue, type ElasticTypeValue, type InstanceStatusValue, type Page } from '@slg/shared';
 import type { ElasticContainerView, ElasticCreated, ElasticDeploymentView, ElasticEventView, ElasticOverview } from '@slg/shared/views/elastic';
 import type { AppDeps } from '../../deps.js';
 import type { Executor, Transaction } from '../../db/client.js';
@@ -21,10 +21,9 @@ import { PortService } from '../rental/ports.js';
 import { assertVerifiedToCreate } from '../verification/gate.js';
 import { ElasticController, type DeploymentRow } from './controller.js';
 import { recordElasticEvents } from './events.js';
-import type { PlacementFilters } from './placement.js';
+import { cheapestPrice, placementFilters } from './placement.js';
 
 const DAY_MS = 86_400_000;
-const PRICE = sql`coalesce(${hosts.usagePriceFen}, ${gpuModels.pricePerHourFen})`;
 
 export interface DeploymentTemplate {
   imageId: string;
@@ -89,33 +88,6 @@ export class ElasticService {
     }
   }
 
-  /** The lowest price per GPU-hour of any host that matches the filters (stock or not); null when none matches. */
-  private async cheapestMatching(executor: Executor, filters: PlacementFilters): Promise<number | null> {
-    const conditions: SQL[] = [eq(hosts.enabled, true), sql`${hosts.gpuTotal} >= ${filters.gpuNum}`];
-    if (filters.zoneIds.length > 0) conditions.push(inArray(hosts.zoneId, [...filters.zoneIds]));
-    if (filters.gpuModelIds.length > 0) conditions.push(inArray(hosts.gpuModelId, [...filters.gpuModelIds]));
-    if (filters.cudaMin) conditions.push(sql`string_to_array(${hosts.cudaVersion}, '.')::int[] >= string_to_array(${filters.cudaMin}, '.')::int[]`);
-    if (filters.priceMaxFen !== null) conditions.push(sql`${PRICE} <= ${filters.priceMaxFen}`);
-    const [row] = await executor
-      .select({ price: sql<number | null>`min(${PRICE})` })
-      .from(hosts)
-      .innerJoin(gpuModels, eq(gpuModels.id, hosts.gpuModelId))
-      .where(and(...conditions));
-    return row?.price === null || row?.price === undefined ? null : Number(row.price);
-  }
-
-  private filtersOf(input: Partial<DeploymentTemplate> & { gpuNum: number }, imageCuda: string): PlacementFilters {
-    const cudaMin = [input.cudaMin ?? null, imageCuda].filter((value): value is string => !!value).sort(compareVersions).pop() ?? null;
-    return {
-      gpuNum: input.gpuNum,
-      diskGb: FREE_DATA_DISK_GB,
-      zoneIds: input.zoneIds ?? [],
-      gpuModelIds: input.gpuModelIds ?? [],
-      cudaMin,
-      priceMaxFen: input.priceMaxFen ?? null,
-    };
-  }
-
   /** Containers a deployment runs at once: a job's parallelism (at most what it needs), else its replicas. */
   private concurrent(type: ElasticTypeValue, replicaNum: number, parallelismNum: number): number {
     return type === 'JOB' ? Math.min(parallelismNum, replicaNum) : replicaNum;
@@ -135,8 +107,8 @@ export class ElasticService {
       if (clash) throw new AppError('NAME_EXISTS', `部署名称「${input.name}」已存在，请换一个名称`);
       const image = await usableImage(tx, principal, input.imageId);
       await this.assertFiltersExist(tx, input);
-      const filters = this.filtersOf(input, image.cuda);
-      const cheapest = await this.cheapestMatching(tx, filters);
+      const filters = placementFilters(input, image.cuda);
+      const cheapest = await cheapestPrice(tx, filters);
       if (cheapest === null) throw new AppError('VALIDATION', `没有满足筛选条件的主机（每容器 ${input.gpuNum} 卡${filters.cudaMin ? `，CUDA ≥ ${filters.cudaMin}` : ''}），请放宽筛选条件`);
       const walletId = await payingWalletOf(tx, principal);
       const hourly = cheapest * input.gpuNum * this.concurrent(input.type, replicaNum, parallelismNum);
