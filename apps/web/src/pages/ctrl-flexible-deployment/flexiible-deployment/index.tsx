@@ -1,19 +1,19 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { ELASTIC_DEPLOYMENT_STATUSES, ELASTIC_TYPES, isDictValue, labelOf } from '@slg/shared';
-import { Button, Card, Empty, Input, Pagination, Select, Skeleton, Table, Typography, type TableColumnsType } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { Button, Card, Empty, Input, Select, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { isActiveDeployment, useElasticListQuery, type ElasticDeploymentView } from '../../../api/elastic';
 import { DateTime } from '../../../components/DateTime';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryError, StaleDataAlert } from '../../../components/QueryError';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
 import { PAGE_SIZE, useListState } from '../../ctrl-cost-center/shared/useListState';
 import { DeploymentActions } from '../components/DeploymentActions';
 import { ContainerCounts, DeploymentStatus, LockMark } from '../components/DeploymentStatus';
 import { FactCard } from '../components/FactCard';
+import { ElasticListBody } from '../components/ElasticListBody';
 import '../elastic.css';
 import { ELASTIC_PATHS, viewContainerPath } from '../paths';
 import { ELASTIC_TEXTS } from '../texts';
@@ -83,7 +83,6 @@ function DeploymentListPage() {
   const [search, setSearch] = useState(nameValue ?? '');
   const query = useElasticListQuery({ page: list.page, pageSize: PAGE_SIZE, status: statusValue, name: nameValue });
   const filtered = Boolean(statusValue || nameValue);
-  const data = query.data;
 
   const createButton = (
     <LinkButton type="primary" icon={<PlusOutlined />} to={ELASTIC_PATHS.create}>
@@ -100,36 +99,6 @@ function DeploymentListPage() {
       )}
     </Empty>
   );
-
-  let content: ReactNode;
-  if (query.isError && !data) {
-    content = <QueryError variant="page" title={T.loadFailed} error={query.error} onRetry={() => void query.refetch()} />;
-  } else if (phone) {
-    content = query.isPending ? (
-      <Skeleton active paragraph={{ rows: 6 }} />
-    ) : data && data.list.length > 0 ? (
-      <div className="slg-elastic-cards">
-        {data.list.map((deployment) => (
-          <DeploymentCard key={deployment.id} deployment={deployment} />
-        ))}
-      </div>
-    ) : (
-      empty
-    );
-  } else {
-    content = (
-      <Table<ElasticDeploymentView>
-        rowKey="id"
-        size="middle"
-        columns={COLUMNS}
-        dataSource={data?.list ?? []}
-        loading={query.isFetching && query.isPlaceholderData}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: query.isPending ? <Skeleton active title={false} paragraph={{ rows: 4 }} /> : empty }}
-      />
-    );
-  }
 
   return (
     <div className="slg-page">
@@ -165,20 +134,17 @@ function DeploymentListPage() {
             {T.filters.reset}
           </Button>
         </div>
-        {query.isError && data ? <StaleDataAlert className="slg-elastic-alert" title={T.refreshFailed} error={query.error} onRetry={() => void query.refetch()} /> : null}
-        {content}
-        {data && data.total > 0 ? (
-          <Pagination
-            className="slg-elastic-pagination"
-            current={list.page}
-            pageSize={PAGE_SIZE}
-            total={data.total}
-            showSizeChanger={false}
-            showTotal={T.total}
-            size={phone ? 'small' : undefined}
-            onChange={list.setPage}
-          />
-        ) : null}
+        <ElasticListBody
+          query={query}
+          phone={phone}
+          columns={COLUMNS}
+          rowKey={(deployment) => deployment.id}
+          card={(deployment) => <DeploymentCard deployment={deployment} />}
+          empty={empty}
+          texts={T}
+          page={list.page}
+          onPage={list.setPage}
+        />
       </Card>
     </div>
   );

@@ -1,15 +1,14 @@
-import { Alert, Card, Empty, Pagination, Skeleton, Table, Typography, type TableColumnsType } from 'antd';
-import type { ReactNode } from 'react';
+import { Alert, Card, Empty, Typography, type TableColumnsType } from 'antd';
 import { Link } from 'react-router';
 import { useReleasedContainersQuery, type ElasticContainerView } from '../../../api/elastic';
 import { DateTime } from '../../../components/DateTime';
 import { Money } from '../../../components/Money';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryError, StaleDataAlert } from '../../../components/QueryError';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
 import { PAGE_SIZE, useListState } from '../../ctrl-cost-center/shared/useListState';
 import { FactCard, type Fact } from '../components/FactCard';
+import { ElasticListBody } from '../components/ElasticListBody';
 import '../elastic.css';
 import { viewContainerPath } from '../paths';
 import { formatDuration } from '../rules';
@@ -79,57 +78,24 @@ function ReleasedInstancesPage() {
   const phone = useIsPhone();
   const list = useListState(NO_FILTERS);
   const query = useReleasedContainersQuery(list.page, PAGE_SIZE);
-  const data = query.data;
   const empty = <Empty description={T.empty} />;
-
-  let content: ReactNode;
-  if (query.isError && !data) content = <QueryError variant="page" title={T.loadFailed} error={query.error} onRetry={() => void query.refetch()} />;
-  else if (phone) {
-    content = query.isPending ? (
-      <Skeleton active paragraph={{ rows: 6 }} />
-    ) : data && data.list.length > 0 ? (
-      <div className="slg-elastic-cards">
-        {data.list.map((container) => (
-          <ReleasedCard key={container.instanceId} container={container} />
-        ))}
-      </div>
-    ) : (
-      empty
-    );
-  } else {
-    content = (
-      <Table<ElasticContainerView>
-        rowKey="instanceId"
-        size="middle"
-        columns={COLUMNS}
-        dataSource={data?.list ?? []}
-        loading={query.isFetching && query.isPlaceholderData}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: query.isPending ? <Skeleton active title={false} paragraph={{ rows: 4 }} /> : empty }}
-      />
-    );
-  }
 
   return (
     <div className="slg-page">
       <PageHeader title={T.title} description={T.description} />
       <Card className="slg-elastic-list-card">
         <Alert type="info" showIcon className="slg-elastic-alert" title={T.retention} />
-        {query.isError && data ? <StaleDataAlert className="slg-elastic-alert" title={T.refreshFailed} error={query.error} onRetry={() => void query.refetch()} /> : null}
-        {content}
-        {data && data.total > 0 ? (
-          <Pagination
-            className="slg-elastic-pagination"
-            current={list.page}
-            pageSize={PAGE_SIZE}
-            total={data.total}
-            showSizeChanger={false}
-            showTotal={T.total}
-            size={phone ? 'small' : undefined}
-            onChange={list.setPage}
-          />
-        ) : null}
+        <ElasticListBody
+          query={query}
+          phone={phone}
+          columns={COLUMNS}
+          rowKey={(container) => container.instanceId}
+          card={(container) => <ReleasedCard container={container} />}
+          empty={empty}
+          texts={T}
+          page={list.page}
+          onPage={list.setPage}
+        />
       </Card>
     </div>
   );

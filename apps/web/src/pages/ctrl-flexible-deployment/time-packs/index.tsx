@@ -1,17 +1,17 @@
 import { PlusOutlined } from '@ant-design/icons';
 import { isDictValue, TIME_PACK_STATUSES } from '@slg/shared';
-import { Button, Card, Empty, Pagination, Progress, Select, Skeleton, Table, Typography, type TableColumnsType } from 'antd';
-import { useState, type ReactNode } from 'react';
+import { Button, Card, Empty, Progress, Select, Typography, type TableColumnsType } from 'antd';
+import { useState } from 'react';
 import { useTimePacksQuery, type TimePackView } from '../../../api/elastic';
 import { DateTime } from '../../../components/DateTime';
 import { Money } from '../../../components/Money';
 import { PageHeader } from '../../../components/PageHeader';
-import { QueryError, StaleDataAlert } from '../../../components/QueryError';
 import { StatusTag } from '../../../components/StatusTag';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
 import { PAGE_SIZE, useListState } from '../../ctrl-cost-center/shared/useListState';
 import { FactCard } from '../components/FactCard';
+import { ElasticListBody } from '../components/ElasticListBody';
 import '../elastic.css';
 import { gpuHours } from '../rules';
 import { BuyTimePackDialog, RefundTimePackDialog } from './TimePackDialogs';
@@ -48,7 +48,6 @@ function TimePacksPage() {
   const query = useTimePacksQuery({ page: list.page, pageSize: PAGE_SIZE, status });
   const [buying, setBuying] = useState(false);
   const [refunding, setRefunding] = useState<TimePackView | null>(null);
-  const data = query.data;
 
   const columns: TableColumnsType<TimePackView> = [
     { title: T.columns.gpu, key: 'gpu', render: (_value, row) => <span className="slg-elastic-nowrap">{row.gpuModelName}</span> },
@@ -77,51 +76,25 @@ function TimePacksPage() {
     </Empty>
   );
 
-  let content: ReactNode;
-  if (query.isError && !data) content = <QueryError variant="page" title={T.loadFailed} error={query.error} onRetry={() => void query.refetch()} />;
-  else if (phone) {
-    content = query.isPending ? (
-      <Skeleton active paragraph={{ rows: 6 }} />
-    ) : data && data.list.length > 0 ? (
-      <div className="slg-elastic-cards">
-        {data.list.map((pack) => (
-          <FactCard
-            key={pack.id}
-            label={pack.gpuModelName}
-            head={
-              <>
-                <strong>{pack.gpuModelName}</strong>
-                <StatusTag dict={TIME_PACK_STATUSES} value={pack.status} />
-              </>
-            }
-            facts={[
-              { label: T.columns.hours, value: <Hours pack={pack} /> },
-              { label: T.columns.expiresAt, value: <DateTime value={pack.expiresAt} /> },
-              { label: T.columns.paid, value: <Money fen={pack.paidFen} /> },
-              { label: T.columns.refunded, value: <Money fen={pack.refundedFen} /> },
-              { label: T.columns.createdAt, value: <DateTime value={pack.createdAt} /> },
-            ]}
-            actions={<RefundButton pack={pack} onRefund={setRefunding} block />}
-          />
-        ))}
-      </div>
-    ) : (
-      empty
-    );
-  } else {
-    content = (
-      <Table<TimePackView>
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={data?.list ?? []}
-        loading={query.isFetching && query.isPlaceholderData}
-        pagination={false}
-        scroll={{ x: 'max-content' }}
-        locale={{ emptyText: query.isPending ? <Skeleton active title={false} paragraph={{ rows: 4 }} /> : empty }}
-      />
-    );
-  }
+  const packCard = (pack: TimePackView) => (
+    <FactCard
+      label={pack.gpuModelName}
+      head={
+        <>
+          <strong>{pack.gpuModelName}</strong>
+          <StatusTag dict={TIME_PACK_STATUSES} value={pack.status} />
+        </>
+      }
+      facts={[
+        { label: T.columns.hours, value: <Hours pack={pack} /> },
+        { label: T.columns.expiresAt, value: <DateTime value={pack.expiresAt} /> },
+        { label: T.columns.paid, value: <Money fen={pack.paidFen} /> },
+        { label: T.columns.refunded, value: <Money fen={pack.refundedFen} /> },
+        { label: T.columns.createdAt, value: <DateTime value={pack.createdAt} /> },
+      ]}
+      actions={<RefundButton pack={pack} onRefund={setRefunding} block />}
+    />
+  );
 
   return (
     <div className="slg-page">
@@ -147,20 +120,17 @@ function TimePacksPage() {
               popupMatchSelectWidth={false}
             />
           </div>
-          {query.isError && data ? <StaleDataAlert className="slg-elastic-alert" title={T.refreshFailed} error={query.error} onRetry={() => void query.refetch()} /> : null}
-          {content}
-          {data && data.total > 0 ? (
-            <Pagination
-              className="slg-elastic-pagination"
-              current={list.page}
-              pageSize={PAGE_SIZE}
-              total={data.total}
-              showSizeChanger={false}
-              showTotal={T.total}
-              size={phone ? 'small' : undefined}
-              onChange={list.setPage}
-            />
-          ) : null}
+          <ElasticListBody
+            query={query}
+            phone={phone}
+            columns={columns}
+            rowKey={(pack) => pack.id}
+            card={packCard}
+            empty={empty}
+            texts={T}
+            page={list.page}
+            onPage={list.setPage}
+          />
         </Card>
       </div>
       <BuyTimePackDialog open={buying} onClose={() => setBuying(false)} />
