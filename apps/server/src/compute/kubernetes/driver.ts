@@ -383,8 +383,14 @@ export class KubernetesDriver implements ComputeDriver {
         return this.call('读取日志', () => Promise.reject(error as Error));
       }
     };
-    if (commandExitOf(pod) !== null) return (await read(true)) ?? (await read(false)) ?? '';
-    return (await read(false)) ?? '';
+    const status = machineStatusOf(pod);
+    if (exitOfMessage(status?.lastState?.terminated?.message) !== null) return (await read(true)) ?? '';
+    if (exitOfMessage(status?.state?.terminated?.message) === null) return (await read(false)) ?? '';
+    // The command ended and the kubelet may restart the container (to idle) any moment: if it did while
+    // the log was read, the command's output is now the previous container's.
+    const ended = await read(false);
+    const restarted = machineStatusOf((await this.read<IPod & KubernetesObject>('v1', 'Pod', names.pod)) ?? undefined)?.restartCount !== status?.restartCount;
+    return (restarted || ended === null ? await read(true) : ended) ?? '';
   }
 
   async setPassword(instanceId: string, password: string): Promise<void> {
