@@ -29,6 +29,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./.data'),
+  STORAGE_ROOT: optionalText,
+  K8S_STORAGE_CLAIM: optionalText,
   DATABASE_URL: optionalText,
   JWT_SECRET: optionalText,
   PUBLIC_URL: optionalText,
@@ -159,6 +161,12 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * 文件存储: the directory holding a directory per store (`<ownerId>/<zoneId>`), which the server reads
+   * and writes and the Docker driver bind-mounts; on several hosts a shared filesystem (NFS, CephFS,
+   * JuiceFS) mounted at this same path everywhere. Default `${DATA_DIR}/storage`.
+   */
+  storageRoot: string;
   databaseUrl: string | undefined;
   jwtSecret: string;
   publicUrl: string;
@@ -190,6 +198,8 @@ export interface Config {
     kubernetes: {
       namespace: string;
       storageClass: string | undefined;
+      /** 文件存储 on Kubernetes: a ReadWriteMany PersistentVolumeClaim of the namespace holding STORAGE_ROOT's tree; pods mount their store's sub-path. */
+      storageClaim: string | undefined;
       serviceType: 'NodePort' | 'LoadBalancer';
       builderImage: string;
       nodePorts: { min: number; max: number };
@@ -479,6 +489,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     host: e.HOST,
     dataDir,
+    storageRoot: e.STORAGE_ROOT === undefined ? join(dataDir, 'storage') : resolve(e.STORAGE_ROOT),
     databaseUrl: e.DATABASE_URL,
     jwtSecret: e.JWT_SECRET ?? readOrCreateSecret(dataDir),
     publicUrl,
@@ -510,6 +521,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       kubernetes: {
         namespace: e.K8S_NAMESPACE,
         storageClass: e.K8S_STORAGE_CLASS,
+        storageClaim: e.K8S_STORAGE_CLAIM,
         serviceType: e.K8S_SERVICE_TYPE,
         builderImage: e.K8S_IMAGE_BUILDER,
         nodePorts: portRange('K8S_NODE_PORTS', e.K8S_NODE_PORTS),

@@ -190,6 +190,8 @@ export const instances = pgTable(
     env: jsonb('env').$type<Record<string, string>>(),
     /** The exit code of the container's command, once it exited by itself. */
     exitCode: integer('exit_code'),
+    /** Whether the machine's current run has the owner's 文件存储 of its region at `/root/slg-fs` (a store initialised later mounts at the next start). */
+    fileStorageMounted: boolean('file_storage_mounted').notNull().default(false),
     /** When and why the deployment let the container go (its run and billing are over; the release follows). */
     endedAt: at('ended_at'),
     endReason: text('end_reason'),
@@ -273,6 +275,8 @@ export const simMachines = pgTable('sim_machines', {
   /** An elastic container's command: it exits (with `exitCode`) SIM_JOB_SECONDS after it started running. */
   command: text('command'),
   exitCode: integer('exit_code'),
+  /** The 文件存储 (its key, `<ownerId>/<zoneId>`) the machine's current run has at `/root/slg-fs`. */
+  fileStorage: varchar('file_storage', { length: 80 }),
   /** What the data disk holds (GB): grows with use in the simulation, and is what a shrink may not go below. */
   dataDiskUsedGb: integer('data_disk_used_gb').notNull().default(0),
   updatedAt: updatedAt(),
@@ -303,6 +307,8 @@ export const dockerMachines = pgTable(
     /** An elastic container's command and environment: it runs the command after sshd and ends with it (never restarted). */
     command: text('command'),
     env: jsonb('env').$type<Record<string, string>>(),
+    /** The 文件存储 (its key, `<ownerId>/<zoneId>`) bound at `/root/slg-fs` into the current container; a start with another recreates it. */
+    fileStorage: varchar('file_storage', { length: 80 }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

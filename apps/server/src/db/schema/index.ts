@@ -4,3 +4,4 @@ export * from './billing.js';
 export * from './compute.js';
 export * from './personal.js';
 export * from './elastic.js';
+export * from './storage.js';

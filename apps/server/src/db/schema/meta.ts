@@ -8,6 +8,8 @@ export const zones = pgTable('zones', {
   description: text('description').notNull().default(''),
   sortOrder: smallint('sort_order').notNull().default(0),
   enabled: boolean('enabled').notNull().default(true),
+  /** 文件存储 beyond the free 20 GB, fen per GB·day. */
+  storagePriceFenPerGbDay: integer('storage_price_fen_per_gb_day').notNull().default(1),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

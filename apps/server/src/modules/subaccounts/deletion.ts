@@ -51,6 +51,8 @@ export const SUB_ACCOUNT_DELETION = {
   'time_packs.owner_id': 'keep',
   'time_packs.creator_id': 'transfer',
   'time_packs.wallet_id': 'transfer', // packs in use go with the containers they pay for
+  'file_storages.owner_id': 'keep', // the main account's store
+  'file_storages.creator_id': 'keep', // who initialised it: history; the store stays the main account's
   'copy_tasks.owner_id': 'keep',
   'copy_tasks.creator_id': 'transfer',
   'recharges.owner_id': 'keep',
