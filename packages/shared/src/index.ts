@@ -13,3 +13,4 @@ export * from './images.js';
 export * from './identity.js';
 export * from './reminders.js';
 export * from './elastic.js';
+export * from './storage.js';
