@@ -113,8 +113,8 @@ describe('permission matrix', () => {
 
   it('offers exactly the authority types some route is guarded by', () => {
     const covered = new Set(privateRoutes().flatMap((route) => (route.rule && 'authority' in route.rule ? [route.rule.authority] : [])));
-    // 弹性部署, 文件存储 and 模型部署 have no endpoints yet, so a main account cannot grant them; the issue
-    // that builds one adds its routes and offers its type together.
+    // 模型部署 has no endpoints yet, so a main account cannot grant it; the issue that builds it adds
+    // its routes and offers its type together (as issue 21 did for 弹性部署 and issue 22 for 文件存储).
     expect(AUTHORITY_TYPES.filter((type) => covered.has(type))).toEqual([...OFFERED_AUTHORITY_TYPES]);
   });
 

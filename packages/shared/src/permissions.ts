@@ -16,10 +16,10 @@ export const AUTHORITY_TYPE_LABELS: Record<AuthorityType, string> = {
 
 /**
  * The authority types a main account can grant today: those whose product exists. The spec's other
- * types (弹性部署, 文件存储, 模型部署) stay in the dictionary above and come back here with the issue that
- * builds each product; until then the console does not show them and the server refuses them.
+ * type (模型部署) stays in the dictionary above and comes back here with the issue that builds its
+ * product; until then the console does not show it and the server refuses it.
  */
-export const OFFERED_AUTHORITY_TYPES = ['CONTAINER', 'ELASTIC', 'MIRROR', 'INVOICE'] as const satisfies readonly AuthorityType[];
+export const OFFERED_AUTHORITY_TYPES = ['CONTAINER', 'ELASTIC', 'MIRROR', 'FILE_STORAGE', 'INVOICE'] as const satisfies readonly AuthorityType[];
 export type OfferedAuthorityType = (typeof OFFERED_AUTHORITY_TYPES)[number];
 
 export function isOfferedAuthorityType(type: AuthorityType): type is OfferedAuthorityType {

@@ -24,5 +24,8 @@ export const storageEntrySchema = z.object({
 });
 export type StorageEntryView = z.infer<typeof storageEntrySchema>;
 
-export const storageListingSchema = z.object({ items: z.array(storageEntrySchema) });
+export const storageListingSchema = z.object({
+  items: z.array(storageEntrySchema).describe('文件夹在前，再按名称排序；符号链接显示为大小为 0 的文件（不跟随）'),
+  truncated: z.boolean().optional().describe('文件夹内条目超过 10000 个时为 true，只列出其中一部分'),
+});
 export type StorageListingView = z.infer<typeof storageListingSchema>;

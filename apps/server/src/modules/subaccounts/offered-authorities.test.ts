@@ -1,7 +1,7 @@
 /**
  * Only the authority types whose product exists are offered and accepted (issue 17, console point 1):
- * 文件存储 and 模型部署 stay in the dictionary but cannot be granted until their issue builds them
- * (弹性部署 became grantable with issue 21).
+ * 模型部署 stays in the dictionary but cannot be granted until its issue builds it (弹性部署 became
+ * grantable with issue 21, 文件存储 with issue 22: ALL or NONE only).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_PERMISSIONS, OFFERED_AUTHORITY_TYPES } from '@slg/shared';
@@ -21,13 +21,10 @@ afterAll(async () => {
 let counter = 0;
 const uniqueName = () => `offered_${process.pid}_${++counter}`;
 const PASSWORD = 'team2026pass';
-const NOT_OFFERED = [
-  ['FILE_STORAGE', '文件存储尚未开放，不能设置该权限'],
-  ['MODEL_DEPLOY', '模型部署尚未开放，不能设置该权限'],
-] as const;
+const NOT_OFFERED = [['MODEL_DEPLOY', '模型部署尚未开放，不能设置该权限']] as const;
 
 describe('offered authority types', () => {
-  it('lists only 容器实例, 弹性部署, 镜像 and 费用中心 with their levels', async () => {
+  it('lists only 容器实例, 弹性部署, 镜像, 文件存储 and 费用中心 with their levels', async () => {
     const options = await call<{ authorityType: string; name: string; levels: { level: string }[] }[]>(t.app, {
       method: 'GET',
       url: '/api/v1/subuser/authority/permissions',
@@ -38,6 +35,7 @@ describe('offered authority types', () => {
       ['CONTAINER', '容器实例', ['SELF', 'ALL', 'NONE']],
       ['ELASTIC', '弹性部署', ['SELF', 'ALL', 'NONE']],
       ['MIRROR', '镜像', ['SELF', 'ALL', 'NONE']],
+      ['FILE_STORAGE', '文件存储', ['ALL', 'NONE']],
       ['INVOICE', '费用中心', ['ALL', 'NONE']],
     ]);
     expect(options.body.result.map((option) => option.authorityType)).toEqual([...OFFERED_AUTHORITY_TYPES]);
@@ -78,5 +76,25 @@ describe('offered authority types', () => {
     }
     const detail = await call<SubAccountView>(t.app, { method: 'GET', url: `/api/v1/subuser/detail/${id}`, token: mainToken });
     expect(detail.body.result.permissions).toEqual({ ...NO_PERMISSIONS, CONTAINER: 'SELF', INVOICE: 'ALL' });
+  });
+
+  it('grants 文件存储 as ALL or NONE, never SELF (the store is the main account’s)', async () => {
+    const selfLevel = await call(t.app, {
+      method: 'POST',
+      url: '/api/v1/subuser/create',
+      token: mainToken,
+      payload: { username: uniqueName(), password: PASSWORD, permissions: [{ authorityType: 'FILE_STORAGE', level: 'SELF' }] },
+    });
+    expect(selfLevel.status).toBe(400);
+    expect(selfLevel.body.rspmsg).toBe('文件存储只能设置为全部数据、无权限');
+    const created = await call<{ id: number }>(t.app, {
+      method: 'POST',
+      url: '/api/v1/subuser/create',
+      token: mainToken,
+      payload: { username: uniqueName(), password: PASSWORD, permissions: [{ authorityType: 'FILE_STORAGE', level: 'ALL' }] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const detail = await call<SubAccountView>(t.app, { method: 'GET', url: `/api/v1/subuser/detail/${created.body.result.id}`, token: mainToken });
+    expect(detail.body.result.permissions).toEqual({ ...NO_PERMISSIONS, FILE_STORAGE: 'ALL' });
   });
 });
