@@ -127,6 +127,8 @@ const envSchema = z.object({
   ALIYUN_SMS_TEMPLATE_PACKAGE_EXPIRING: optionalText,
   TENCENT_SMS_TEMPLATE_BALANCE_LOW: optionalText,
   TENCENT_SMS_TEMPLATE_PACKAGE_EXPIRING: optionalText,
+  ALIYUN_SMS_TEMPLATE_STORAGE_ARREARS: optionalText,
+  TENCENT_SMS_TEMPLATE_STORAGE_ARREARS: optionalText,
   REQUIRE_VERIFICATION: z.enum(['true', 'false', '1', '0', ''], { error: 'REQUIRE_VERIFICATION 应为 true 或 false' }).optional().transform((value) => value === 'true' || value === '1'),
   WECHAT_LOGIN_PROVIDER: z.enum(['dev', 'wechat', 'off'], { error: 'WECHAT_LOGIN_PROVIDER 可选 dev、wechat、off' }).optional(),
   WECHAT_OPEN_APP_ID: optionalText,
@@ -363,6 +365,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             stock_alert: e.ALIYUN_SMS_TEMPLATE_STOCK_ALERT,
             balance_low: e.ALIYUN_SMS_TEMPLATE_BALANCE_LOW,
             package_expiring: e.ALIYUN_SMS_TEMPLATE_PACKAGE_EXPIRING,
+            storage_arrears: e.ALIYUN_SMS_TEMPLATE_STORAGE_ARREARS,
           }),
         }
       : undefined;
@@ -384,6 +387,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             stock_alert: e.TENCENT_SMS_TEMPLATE_STOCK_ALERT,
             balance_low: e.TENCENT_SMS_TEMPLATE_BALANCE_LOW,
             package_expiring: e.TENCENT_SMS_TEMPLATE_PACKAGE_EXPIRING,
+            storage_arrears: e.TENCENT_SMS_TEMPLATE_STORAGE_ARREARS,
           }),
         }
       : undefined;

@@ -18,6 +18,8 @@ import { KubernetesDriver } from '../compute/kubernetes/driver.js';
 import { ElasticController } from '../modules/elastic/controller.js';
 import { TimePackService } from '../modules/elastic/time-packs.js';
 import { ElasticService } from '../modules/elastic/service.js';
+import { FileStorageBilling } from '../modules/storage/billing.js';
+import { measureFileStorages, removeFileStorageFiles } from '../modules/storage/usage.js';
 
 export interface PeriodicJob {
   name: string;
@@ -71,6 +73,8 @@ export function platformJobs(deps: AppDeps): PeriodicJob[] {
     { name: 'expire-packages', everyMs: 60_000, exclusive: true, run: () => new PackageService(deps).expirePackages() },
     // Reminders 3 and 1 days before, then the release of instances powered off for 15 days.
     { name: 'release-powered-off-instances', everyMs: 10 * 60_000, exclusive: true, run: () => instanceBilling.releasePoweredOff() },
+    // 文件存储: usage measured on the backend, whole days above the free 20 GB settled, then arrears (writes blocked at 15 days, reminders, deletion at 30).
+    { name: 'file-storage', everyMs: 10 * 60_000, exclusive: true, run: () => runFileStorageJob(deps) },
     // Stock alerts (到货提醒) whose GPUs are free fire once: a console notice and an SMS.
     { name: 'fire-stock-alerts', everyMs: 30_000, exclusive: true, run: () => new StockAlertService(deps).fireAlerts() },
     // 提醒设置: balances that crossed below their threshold (once per crossing), packages ending within the days asked.
@@ -85,6 +89,23 @@ export function platformJobs(deps: AppDeps): PeriodicJob[] {
       },
     },
   ];
+}
+
+/**
+ * The 文件存储 job: measures every live store, then settles and enforces arrears. A measurement that
+ * fails (the backend unreachable) does not hold the money back: the pass settles on the last usage
+ * measured (or raised by uploads), and the failure is reported after it.
+ */
+export async function runFileStorageJob(deps: AppDeps): Promise<unknown> {
+  let failure: unknown = null;
+  try {
+    await measureFileStorages(deps, deps.now());
+  } catch (error) {
+    failure = error;
+  }
+  const pass = await new FileStorageBilling(deps, removeFileStorageFiles).run();
+  if (failure !== null) throw failure;
+  return pass;
 }
 
 /**

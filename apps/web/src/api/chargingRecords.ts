@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { Page } from '@slg/shared';
 import type { ChargingAmounts, ChargingRecord } from '@slg/shared/views/rental';
+import type { FileStorageChargingRecords } from '@slg/shared/views/storage-billing';
 import { request } from './client';
 
 export type ChargingRecordState = 'all' | 'active' | 'released';
@@ -32,6 +33,23 @@ export function useChargingRecords(query: ChargingRecordQuery) {
     queryKey: [...CHARGING_RECORDS_QUERY_KEY, query],
     queryFn: () => fetchChargingRecords(query),
     placeholderData: keepPreviousData,
+    refetchInterval: REFRESH_MS,
+  });
+}
+
+export type { FileStorageChargingRecord, FileStorageChargingRecords } from '@slg/shared/views/storage-billing';
+
+/** GET /storage/charging_records: each region's 文件存储 with what it has cost (FILE_STORAGE authority). */
+export function fetchFileStorageChargingRecords(): Promise<FileStorageChargingRecords> {
+  return request<FileStorageChargingRecords>({ url: '/storage/charging_records' });
+}
+
+/** Storage is settled once a day; the page refreshes it with the instances. */
+export function useFileStorageChargingRecords(enabled: boolean) {
+  return useQuery({
+    queryKey: [...CHARGING_RECORDS_QUERY_KEY, 'file-storage'],
+    queryFn: fetchFileStorageChargingRecords,
+    enabled,
     refetchInterval: REFRESH_MS,
   });
 }

@@ -90,7 +90,8 @@ export class StatementService {
    * entirely by voucher has no wallet entry, so transactions are found through the wallet's entries
    * and through the orders the wallet pays for. Metered charges of a pay-as-you-go order (settled every
    * minute) are one row per order, China hour and description (instance name and mode): 60 settlements
-   * an hour would bury everything else. 收支明细 keeps every settlement.
+   * an hour would bury everything else; daily storage charges (NEW_STORAGE) stay one row each, their
+   * description naming the period. 收支明细 keeps every settlement.
    */
   private billsQuery(walletId: number, filter: TimeRange & { orderType?: string | undefined }, page?: PageQuery): SQL {
     const conditions = [
@@ -109,7 +110,8 @@ export class StatementService {
                coalesce(sum(e.amount_fen) filter (where e.wallet_id = ${walletId}), 0) as wallet_amount,
                coalesce(sum(e.amount_fen) filter (where e.platform_account = 'vouchers'), 0) as voucher_amount,
                -- China is UTC+8 all year, so hours since the epoch are China hours too.
-               case when t.type = 'CONSUME' and o.billing_type = 'USAGE'
+               -- NEW_STORAGE charges (文件存储, 保留实例) are settled a day at a time: one row each, titled by its period.
+               case when t.type = 'CONSUME' and o.billing_type = 'USAGE' and o.type <> 'NEW_STORAGE'
                     then 'metered:' || o.id || ':' || floor(extract(epoch from t.created_at) / 3600)::bigint
                     else 'transaction:' || t.id end as bill_key
         from mine

@@ -4,11 +4,12 @@ import { AccountType, AUTO_RELEASE_DAYS, formatFen, type Page } from '@slg/share
 import type { NotificationView } from '@slg/shared/views/notifications';
 import type { AppDeps } from '../../deps.js';
 import type { Executor } from '../../db/client.js';
-import { gpuModels, instances, notifications, reminders, stockSubscriptions, users, wallets, zones } from '../../db/schema/index.js';
+import { fileStorages, gpuModels, instances, notifications, reminders, stockSubscriptions, users, wallets, zones } from '../../db/schema/index.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
 import { SmsSendError } from '../../providers/sms/provider.js';
 import type { SmsNotice, SmsNoticeKind } from '../../providers/sms/notices.js';
 import { isMainAccount, type Principal } from '../../core/principal.js';
+import { fileStorageDeletionAt, parseFileStorageNoticeKey } from '../storage/arrears.js';
 
 /** What the platform tells users about; the kinds with an SMS name their notice template. */
 export const NOTIFICATION_KINDS = {
@@ -21,6 +22,9 @@ export const NOTIFICATION_KINDS = {
   BALANCE_LOW: { sms: 'balance_low' },
   PACKAGE_EXPIRING: { sms: 'package_expiring' },
   VERIFICATION_DECIDED: { sms: null },
+  FILE_STORAGE_WRITES_BLOCKED: { sms: 'storage_arrears' },
+  FILE_STORAGE_DELETION_REMINDER: { sms: 'storage_arrears' },
+  FILE_STORAGE_DELETED: { sms: null },
 } as const satisfies Record<string, { sms: SmsNoticeKind | null }>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
 
@@ -176,6 +180,7 @@ export class NotificationService {
         payingBalanceFen: paying.balanceFen,
         thresholdFen: reminders.thresholdFen,
         dedupeKey: notifications.dedupeKey,
+        createdAt: notifications.createdAt,
       })
       .from(notifications)
       .innerJoin(owner, eq(owner.id, notifications.ownerId))
@@ -207,6 +212,7 @@ export class NotificationService {
     }
     if (noPhone.length > 0) await this.setStatus(noPhone, 'skipped');
     const stockAlerts = await this.stockAlertsOf(rows);
+    const storeZones = await this.storeZonesOf(rows);
 
     let sent = 0;
     let failed = 0;
@@ -215,7 +221,7 @@ export class NotificationService {
       if (!first?.telephone) continue;
       const ids = group.map((row) => Number(row.id));
       const instanceIds = group.flatMap((row) => (row.instanceId ? [row.instanceId] : []));
-      const notice = this.noticeOf(first.kind as NotificationKind, first.telephone, instanceIds, group, stockAlerts);
+      const notice = this.noticeOf(first.kind as NotificationKind, first.telephone, instanceIds, group, stockAlerts, storeZones);
       try {
         if (!notice) throw new SmsSendError(`通知类型 ${first.kind} 没有短信模板`);
         await this.deps.sms.sendNotice(notice, this.db);
@@ -242,8 +248,10 @@ export class NotificationService {
       payingBalanceFen: number | null;
       thresholdFen: number | null;
       dedupeKey: string;
+      createdAt: Date;
     }[],
     stockAlerts: ReadonlyMap<number, { zone: string; gpuModel: string; gpuNum: number }>,
+    storeZones: ReadonlyMap<number, string>,
   ): SmsNotice | null {
     const instancesText = instancesForSms(instanceIds);
     if (kind === 'ARREARS_POWER_OFF') {
@@ -280,7 +288,36 @@ export class NotificationService {
         params: { zone: fitSmsVariable(first.zone), gpu: `${fitSmsVariable(first.gpuModel, 20 - count.length)}${count}` },
       };
     }
+    if (kind === 'FILE_STORAGE_WRITES_BLOCKED' || kind === 'FILE_STORAGE_DELETION_REMINDER') {
+      // Several stores of one person in one batch make one text: the first region, and how many in all.
+      const [first] = group;
+      const key = first ? parseFileStorageNoticeKey(first.dedupeKey) : null;
+      if (!first || !key || key.kind === 'deleted') return null;
+      const zoneOf = (row: { dedupeKey: string }) => storeZones.get(parseFileStorageNoticeKey(row.dedupeKey)?.storeId ?? 0);
+      const zoneNames = [...new Set(group.flatMap((row) => zoneOf(row) ?? []))];
+      const more = zoneNames.length > 1 ? `等${zoneNames.length}个地区` : '';
+      const zone = `${fitSmsVariable(zoneNames[0] ?? '', 20 - more.length)}${more}`;
+      const status =
+        key.kind === 'blocked'
+          ? '已禁止写入'
+          : `将于${chinaDateTime(fileStorageDeletionAt(key.arrearsSince, key.stage === 2 ? first.createdAt : null))}删除`;
+      return { telephone, kind: 'storage_arrears', params: { zone, status } };
+    }
     return null;
+  }
+
+  /** The region names of the 文件存储 stores the rows' notices are about (one query for the batch). */
+  private async storeZonesOf(rows: readonly { kind: string; dedupeKey: string }[]): Promise<Map<number, string>> {
+    const storeIdOf = (row: { kind: string; dedupeKey: string }) =>
+      row.kind.startsWith('FILE_STORAGE_') ? parseFileStorageNoticeKey(row.dedupeKey)?.storeId : undefined;
+    const ids = [...new Set(rows.flatMap((row) => storeIdOf(row) ?? []))];
+    if (ids.length === 0) return new Map();
+    const found = await this.db
+      .select({ id: fileStorages.id, zone: zones.name })
+      .from(fileStorages)
+      .innerJoin(zones, eq(zones.id, fileStorages.zoneId))
+      .where(inArray(fileStorages.id, ids));
+    return new Map(found.map((row) => [row.id, row.zone]));
   }
 
   /** The zone, GPU model and count of the stock alerts among the rows (one query for the batch). */

@@ -13,6 +13,7 @@ import { envelopeOf, errorEnvelope, ok } from '../../http/envelope.js';
 import { text } from '../../http/fields.js';
 import { paged, pageQuery, pageSchema, type PageQuery } from '../../http/pagination.js';
 import type { Principal } from '../../core/principal.js';
+import { fileStorageChargingRecordRoutes } from '../storage/charging-records.js';
 
 /** Orders that moved money: an unpaid or cancelled one never did. */
 const SETTLED_STATUSES = ['PAID', 'PLACED', 'REFUNDED'];
@@ -122,6 +123,8 @@ export class ChargingRecordService {
 const errors = { 400: errorEnvelope, 401: errorEnvelope, 403: errorEnvelope };
 
 export const chargingRecordRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app) => {
+  // 文件存储's part of 计费记录 (its own authority, FILE_STORAGE).
+  await app.register(fileStorageChargingRecordRoutes(deps));
   const records = new ChargingRecordService(deps.database.db);
   app.get(
     '/rental/charging_records',

@@ -4,7 +4,7 @@
  * (`{1}`) in the order of `params` below — and the text here is what that template must say, which the
  * console provider writes to its outbox. Values stay within the gateways' variable limits (≤ 20 characters).
  */
-export const SMS_NOTICE_KINDS = ['arrears', 'release_reminder', 'stock_alert', 'balance_low', 'package_expiring'] as const;
+export const SMS_NOTICE_KINDS = ['arrears', 'release_reminder', 'stock_alert', 'balance_low', 'package_expiring', 'storage_arrears'] as const;
 export type SmsNoticeKind = (typeof SMS_NOTICE_KINDS)[number];
 
 export interface SmsNoticeParams {
@@ -18,6 +18,8 @@ export interface SmsNoticeParams {
   balance_low: { balance: string; threshold: string };
   /** Packages (包日/包周/包月) ending soon, and when the first of them ends. */
   package_expiring: { instances: string; expireAt: string };
+  /** 文件存储 in arrears: the region (「华北一区」, 「…等2个地区」) and what happened or will (「已禁止写入」, 「将于2026-07-01 10:00删除」). */
+  storage_arrears: { zone: string; status: string };
 }
 
 export type SmsNotice = { [K in SmsNoticeKind]: { telephone: string; kind: K; params: SmsNoticeParams[K] } }[SmsNoticeKind];
@@ -50,6 +52,10 @@ export const SMS_NOTICE_TEMPLATES: { [K in SmsNoticeKind]: NoticeTemplate<K> } =
     params: ['instances', 'expireAt'],
     render: (p) => `您的包年包月实例${p.instances}将于${p.expireAt}到期，到期后未续费将关机并转为按量计费。如需继续使用，请及时续费。`,
   },
+  storage_arrears: {
+    params: ['zone', 'status'],
+    render: (p) => `您的账户已欠费，文件存储（${p.zone}）${p.status}。欠费满30天的文件存储将删除全部文件且无法恢复，请尽快充值。`,
+  },
 };
 
 /** The template's variables as a name → value map (Aliyun's TemplateParam). */
@@ -70,6 +76,8 @@ export function noticeParamList(notice: SmsNotice): string[] {
       return SMS_NOTICE_TEMPLATES.balance_low.params.map((name) => notice.params[name]);
     case 'package_expiring':
       return SMS_NOTICE_TEMPLATES.package_expiring.params.map((name) => notice.params[name]);
+    case 'storage_arrears':
+      return SMS_NOTICE_TEMPLATES.storage_arrears.params.map((name) => notice.params[name]);
   }
 }
 
@@ -86,6 +94,8 @@ export function renderNotice(notice: SmsNotice): string {
       return SMS_NOTICE_TEMPLATES.balance_low.render(notice.params);
     case 'package_expiring':
       return SMS_NOTICE_TEMPLATES.package_expiring.render(notice.params);
+    case 'storage_arrears':
+      return SMS_NOTICE_TEMPLATES.storage_arrears.render(notice.params);
   }
 }
 

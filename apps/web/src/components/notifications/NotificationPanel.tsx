@@ -34,6 +34,9 @@ const KIND_TONES: Record<KnownNotificationKind, Tone> = {
   BALANCE_LOW: 'warning',
   PACKAGE_EXPIRING: 'warning',
   VERIFICATION_DECIDED: 'primary',
+  FILE_STORAGE_WRITES_BLOCKED: 'error',
+  FILE_STORAGE_DELETION_REMINDER: 'warning',
+  FILE_STORAGE_DELETED: 'default',
 };
 
 function isKnownKind(kind: string): kind is KnownNotificationKind {

@@ -1,7 +1,9 @@
 /** 计费记录: per-instance costs with totals, the state and keyword filters, and the empty state. */
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChargingRecordDto, ChargingRecordPage } from '../../../api/chargingRecords';
+import type { ChargingRecordDto, ChargingRecordPage, FileStorageChargingRecord } from '../../../api/chargingRecords';
+import type { SubUserInfoDto } from '../../../api/user';
+import { useUserStore } from '../../../stores/user';
 import { callsTo, mockApi, ok, renderPage } from '../../ctrl-cost-center/testing';
 import ChargingRecordPageView from './index';
 
@@ -89,5 +91,63 @@ describe('charging record page', () => {
     renderPage(<ChargingRecordPageView />, '/ctrl-personal-center/personal-center/charging-record');
     expect(await screen.findByText('还没有实例，创建实例后这里会显示它产生的费用')).toBeTruthy();
     expect(screen.getByRole('link', { name: '去算力市场' }).getAttribute('href')).toBe('/computility-market');
+  });
+
+  it('shows what each region\'s 文件存储 has cost to an account allowed it', async () => {
+    const store: FileStorageChargingRecord = {
+      zoneId: 'bj-b',
+      zoneName: '北京B区',
+      status: 'WRITES_BLOCKED',
+      usedBytes: 35.5 * 1024 ** 3,
+      billableGb: 16,
+      priceFenPerGbDay: 1,
+      rateFenPerDay: 16,
+      chargedFen: 480,
+      billedUntil: '2026-11-27T02:00:00.000Z',
+      arrearsSince: '2026-11-10T02:00:00.000Z',
+      writesBlockedAt: '2026-11-25T02:00:00.000Z',
+      orderNo: '202611200000000001',
+      createdAt: '2026-10-28T02:00:00.000Z',
+      deletedAt: null,
+    };
+    mockApi({
+      'GET /rental/charging_records': () => ok(page([RECORD])),
+      'GET /storage/charging_records': () => ok({ list: [store], totalFen: 480 }),
+    });
+    useUserStore.getState().setUserInfo({
+      kind: 'main',
+      info: { userId: 1, userName: '138****8001', nickName: '炼丹师', telephone: '138****8001', accountType: 1, roles: [], hasPassword: true, createdAt: '2026-06-01T02:00:00Z' },
+    });
+    renderPage(<ChargingRecordPageView />, '/ctrl-personal-center/personal-center/charging-record');
+    expect(await screen.findByText('北京B区')).toBeTruthy();
+    const card = document.querySelector('.slg-charging-storage')?.textContent ?? '';
+    expect(card).toContain('累计 ¥4.80');
+    expect(card).toContain('欠费禁止写入');
+    expect(card).toContain('35.50 GB');
+    expect(card).toContain('16 GB');
+    expect(card).toContain('¥0.01/GB/天');
+    expect(card).toContain('¥0.16');
+  });
+
+  it('does not ask for 文件存储 for a sub-account without it', async () => {
+    const { fetchMock } = mockApi({ 'GET /rental/charging_records': () => ok(page([RECORD])) });
+    const sub: SubUserInfoDto = {
+      userId: 77,
+      username: 'alice.dev',
+      nickname: '小爱',
+      accountType: 2,
+      permissions: ['CONTAINER'],
+      permissionLevels: { CONTAINER: 'ALL', ELASTIC: 'NONE', MIRROR: 'NONE', FILE_STORAGE: 'NONE', INVOICE: 'NONE', MODEL_DEPLOY: 'NONE' },
+      sharedMainBalance: true,
+      mainAccountId: 12,
+      telephone: '',
+      mainAccountBalance: 0,
+      subAccountBalance: 0,
+    };
+    useUserStore.getState().setUserInfo({ kind: 'sub', info: sub });
+    renderPage(<ChargingRecordPageView />, '/ctrl-personal-center/personal-center/charging-record');
+    await screen.findByText('训练机');
+    expect(callsTo(fetchMock, 'GET', '/storage/charging_records')).toHaveLength(0);
+    expect(document.querySelector('.slg-charging-storage')).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import { LinkButton } from '../../../components/LinkButton';
 import { Money } from '../../../components/Money';
 import { PageHeader } from '../../../components/PageHeader';
 import { StatusTag } from '../../../components/StatusTag';
+import { permissionList, useUserStore } from '../../../stores/user';
 import { withAntd } from '../../../theme/AntdScope';
 import '../../ctrl-cost-center/costCenter.css';
 import { DataTable } from '../../ctrl-cost-center/shared/DataTable';
@@ -15,6 +16,7 @@ import { ListEmpty } from '../../ctrl-cost-center/shared/ListEmpty';
 import { COST_PATHS } from '../../ctrl-cost-center/shared/paths';
 import { PAGE_SIZE, useListState } from '../../ctrl-cost-center/shared/useListState';
 import './chargingRecord.css';
+import { FileStorageRecords } from './FileStorageRecords';
 import { CHARGING_RECORD_TEXTS } from './texts';
 
 const T = CHARGING_RECORD_TEXTS;
@@ -66,7 +68,10 @@ const COLUMNS: TableColumnsType<ChargingRecordDto> = [
   { title: T.columns.createdAt, dataIndex: 'createdAt', render: (value: string) => <DateTime value={value} /> },
 ];
 
-/** 计费记录: what each instance has cost, released ones included, with the totals of the filter. */
+/**
+ * 计费记录: what each instance has cost, released ones included, with the totals of the filter; then,
+ * for accounts allowed 文件存储, what each region's store has cost.
+ */
 function ChargingRecordPage() {
   const list = useListState(FILTER_KEYS);
   const state = isState(list.filters.state) ? list.filters.state : 'all';
@@ -75,6 +80,7 @@ function ChargingRecordPage() {
   const query = useChargingRecords({ page: list.page, pageSize: PAGE_SIZE, state, keyword });
   const totals = query.data?.totals;
   const filtered = state !== 'all' || Boolean(keyword);
+  const showsStorage = permissionList(useUserStore((store) => store.userInfo))?.includes('FILE_STORAGE') ?? false;
 
   return (
     <div className="slg-page">
@@ -129,6 +135,7 @@ function ChargingRecordPage() {
           }
         />
       </Card>
+      {showsStorage ? <FileStorageRecords /> : null}
     </div>
   );
 }
