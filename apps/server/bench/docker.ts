@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DockerDriver } from '../src/compute/docker/driver.js';
 import { DockerEngines } from '../src/compute/docker/engines.js';
 import { registerDockerEngine } from '../src/compute/docker/register.js';
@@ -32,6 +34,8 @@ export const createToSshScenario: TimedScenario = {
       engines: new DockerEngines(db, 'bench-secret', '127.0.0.1'),
       baseImage: process.env.DOCKER_BASE_IMAGE ?? DEFAULT_BASE_IMAGE,
       sshPorts: { min: 24_000, max: 24_999 },
+      // The runs' machines mount no 文件存储.
+      storageRoot: join(tmpdir(), 'slg-bench-storage'),
     });
     const made: string[] = [];
     return {

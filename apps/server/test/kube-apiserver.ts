@@ -12,7 +12,9 @@
  * each StatefulSet with replicas 1 and of each Job as real containers on a Docker engine — init
  * containers in order, then the container; image pulled from its registry when missing; command, env
  * from Secrets and the downward API (`fieldRef` to the pod's metadata), the Secret's files, PVCs (whole
- * or a subPath) and emptyDirs as volumes, CPU and memory limits, the termination message — a Job's pod
+ * or a subPath, made when missing as the kubelet does: a ReadWriteMany claim shared by pods, such as
+ * K8S_STORAGE_CLAIM's 文件存储, is one directory every pod's sub-path mount binds into; `claimDirectory`
+ * tells a test where it is, to put files there as the shared filesystem would) and emptyDirs as volumes, CPU and memory limits, the termination message — a Job's pod
  * ending Succeeded or Failed, a suspended Job's pod removed. A StatefulSet's pod (restartPolicy Always)
  * restarts its container as the kubelet does (not its init containers): the first exit at once, later
  * ones after a back-off of 10 s doubling to 5 min (CrashLoopBackOff meanwhile), with restartCount,
@@ -239,6 +241,11 @@ export class FakeKubeApiServer {
   private get docker(): Docker {
     if (!this.options.docker) throw new Error('this fake runs no kubelet: no Docker engine was given');
     return this.options.docker;
+  }
+
+  /** Where a claim's files are on this machine (its volume's mount point, made when missing): what pods mounting it, whole or a sub-path, see. */
+  async claimDirectory(claim: string): Promise<string> {
+    return this.volumeDirectory(claimVolumeName(this.options.namespace, claim), { [LABEL_FAKE]: this.options.namespace });
   }
 
   /** Stores objects as they are (a pod with its status, say), for tests of the API alone. */

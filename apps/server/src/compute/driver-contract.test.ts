@@ -1,4 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Docker from 'dockerode';
 import WsClient from 'ws';
 import { eq } from 'drizzle-orm';
@@ -30,7 +34,12 @@ const dockerdControl = process.env.SLG_TEST_DOCKERD_CONTROL;
 if ((!dockerHost || !dockerdControl) && process.env.SLG_REQUIRE_DOCKER_TESTS === '1') {
   throw new Error('SLG_TEST_DOCKER_HOST 或 SLG_TEST_DOCKERD_CONTROL 未设置：CI 必须在真实的 Docker 引擎上运行驱动契约测试');
 }
-const DOCKER_ENV = { COMPUTE_DRIVER: 'docker', DOCKER_HOST: dockerHost ?? '', DOCKER_GPUS: '4', DOCKER_PUBLIC_ADDRESS: '127.0.0.1', DOCKER_SSH_PORTS: '26000-26999' };
+/** STORAGE_ROOT of the Docker machines: the engine runs on this machine, so a directory here is what they bind. */
+const storageRoot = mkdtempSync(join(tmpdir(), 'slg-ct-storage-'));
+afterAll(() => rmSync(storageRoot, { recursive: true, force: true }));
+const DOCKER_ENV = { COMPUTE_DRIVER: 'docker', DOCKER_HOST: dockerHost ?? '', DOCKER_GPUS: '4', DOCKER_PUBLIC_ADDRESS: '127.0.0.1', DOCKER_SSH_PORTS: '26000-26999', STORAGE_ROOT: storageRoot };
+/** The ReadWriteMany claim (K8S_STORAGE_CLAIM) the fake cluster's machines mount their 文件存储 from. */
+const STORAGE_CLAIM = 'slg-ct-files';
 const registerEngine = (test: TestApp, gpus = 4) =>
   registerDockerEngine(test.deps.database.db, { engineUrl: dockerHost ?? '', advertisedGpus: gpus, zoneId: undefined, gpuModelId: undefined, publicAddress: '127.0.0.1' });
 
@@ -41,6 +50,11 @@ interface Prepared {
   leftovers?: (instanceId: string) => Promise<unknown[]>;
   /** What the machines' side says went wrong, for a failure message. */
   diagnose?: () => string;
+  /**
+   * Where a 文件存储's files are on this machine, for the test to put some there as the shared filesystem
+   * would (null: the machines are simulated); absent when the driver was given nothing to mount from.
+   */
+  storeDirectory?: (key: string) => Promise<string | null>;
   /** The API requests the driver made (Kubernetes), to check them against the shipped RBAC. */
   requests?: () => readonly { method: string; path: string }[];
   close?: () => Promise<void>;
@@ -77,7 +91,7 @@ const SUBJECTS: Subject[] = [
     name: 'sim',
     where: '',
     env: { SIM_CREATE_SECONDS: '0', SIM_START_SECONDS: '0', SIM_STOP_SECONDS: '0', SIM_DESTROY_SECONDS: '0', SIM_REINSTALL_SECONDS: '0', SIM_SAVE_IMAGE_SECONDS: '0', SIM_JOB_SECONDS: '1' },
-    prepare: async (test) => ({ hostId: 'bj-a-4090-01', driver: test.deps.compute.driver }),
+    prepare: async (test) => ({ hostId: 'bj-a-4090-01', driver: test.deps.compute.driver, storeDirectory: async () => null }),
   },
   ...(dockerHost
     ? [
@@ -88,6 +102,7 @@ const SUBJECTS: Subject[] = [
           prepare: async (test: TestApp): Promise<Prepared> => ({
             hostId: await registerEngine(test),
             driver: test.deps.compute.driver,
+            storeDirectory: async (key) => join(test.deps.config.storageRoot, key),
             leftovers: async (instanceId) => [
               ...(await engine().listContainers({ all: true, filters: { label: [`slg.io/instance-id=${instanceId}`] } })),
               ...((await engine().listVolumes({ filters: { label: [`slg.io/instance-id=${instanceId}`] } })).Volumes ?? []),
@@ -120,10 +135,19 @@ const SUBJECTS: Subject[] = [
               baseImage: DEFAULT_BASE_IMAGE,
               registryUrl: registry.address,
               builderImage: DEFAULT_IMAGE_BUILDER,
+              storageClaim: STORAGE_CLAIM,
+            });
+            // What the operator makes once (docs/compute.md): the claim holding STORAGE_ROOT's tree.
+            cluster.put({
+              apiVersion: 'v1',
+              kind: 'PersistentVolumeClaim',
+              metadata: { name: STORAGE_CLAIM },
+              spec: { accessModes: ['ReadWriteMany'], resources: { requests: { storage: '100Gi' } } },
             });
             return {
               hostId,
               driver,
+              storeDirectory: async (key) => join(await cluster.claimDirectory(STORAGE_CLAIM), key),
               leftovers: async (instanceId) => [
                 ...(['statefulsets', 'services', 'secrets', 'persistentvolumeclaims', 'pods', 'jobs'] as const).flatMap((kind) =>
                   cluster.stored(kind).filter((object) => object.metadata.labels?.['slg.io/instance-id'] === instanceId),
@@ -258,12 +282,12 @@ for (const subject of SUBJECTS) describe(`the ${subject.name} driver${subject.wh
     await until(machine.instanceId, 'stopped');
     await expect(driver.setPassword(machine.instanceId, 'Another-Pw-2')).rejects.toMatchObject({ retryable: false });
 
-    await driver.start(machine.instanceId, 0);
+    await driver.start(machine.instanceId, 0, null);
     expect((await until(machine.instanceId, 'running')).gpuNum).toBe(0);
-    await driver.start(machine.instanceId, 0);
+    await driver.start(machine.instanceId, 0, null);
     await driver.stop(machine.instanceId);
     await until(machine.instanceId, 'stopped');
-    await driver.start(machine.instanceId, 3);
+    await driver.start(machine.instanceId, 3, null);
     const third = await until(machine.instanceId, 'running');
     expect(third.gpuNum).toBe(3);
     expect(third.ssh).toEqual(first.ssh);
@@ -290,7 +314,7 @@ for (const subject of SUBJECTS) describe(`the ${subject.name} driver${subject.wh
     await driver.reinstall(machine.instanceId, 'tensorflow-2.15.0-py3.10-cu122', requestedAt);
     await driver.reinstall(machine.instanceId, 'tensorflow-2.15.0-py3.10-cu122', requestedAt);
     expect((await until(machine.instanceId, 'stopped')).image).toBe('tensorflow-2.15.0-py3.10-cu122');
-    await driver.start(machine.instanceId, 0);
+    await driver.start(machine.instanceId, 0, null);
     expect((await until(machine.instanceId, 'running')).image).toBe('tensorflow-2.15.0-py3.10-cu122');
     expect(await (await shell(machine.instanceId, machine.rootPassword))?.('cat /opt/tool.txt 2>/dev/null || echo gone; cat /root/slg-data/data.txt')).toBe(subject.name === 'sim' ? undefined : 'gone\ndata');
   });
@@ -352,6 +376,40 @@ for (const subject of SUBJECTS) describe(`the ${subject.name} driver${subject.wh
     expect(copy?.state).toBe('done');
   });
 
+  it('mounts the 文件存储 it is given at /root/slg-fs, and one made without it gets it at its next start', async (context) => {
+    if (!prepared.storeDirectory) context.skip();
+    const key = `${process.pid}/ct-${Date.now() % 100_000}`;
+    const directory = await prepared.storeDirectory?.(key);
+    if (directory) {
+      await mkdir(directory, { recursive: true });
+      await writeFile(join(directory, 'hello.txt'), 'from the host\n');
+    }
+    const withStore = spec({ gpuNum: 0, fileStorage: key });
+    const without = spec({ gpuNum: 0 });
+    // One after the other: a busy machine seeds two system disks at once slowly (Kubernetes).
+    await driver.create(withStore);
+    expect((await until(withStore.instanceId, 'running')).fileStorage).toBe(key);
+    await driver.create(without);
+    const first = await until(without.instanceId, 'running');
+    expect(first.fileStorage ?? null).toBeNull();
+    const inStore = await shell(withStore.instanceId, withStore.rootPassword);
+    expect(await inStore?.('cat /root/slg-fs/hello.txt && echo written > /root/slg-fs/from-machine.txt')).toBe(directory ? 'from the host' : undefined);
+    if (directory) expect(await readFile(join(directory, 'from-machine.txt'), 'utf8')).toBe('written\n');
+    const inOther = await shell(without.instanceId, without.rootPassword);
+    expect(await inOther?.('ls -A /root/slg-fs 2>/dev/null | wc -l; echo kept > /root/slg-data/marker.txt')).toBe(directory ? '0' : undefined);
+
+    await driver.stop(without.instanceId);
+    await until(without.instanceId, 'stopped');
+    await driver.start(without.instanceId, 0, key);
+    await driver.start(without.instanceId, 0, key);
+    const again = await until(without.instanceId, 'running');
+    expect(again.fileStorage).toBe(key);
+    expect(again.ssh).toEqual(first.ssh);
+    expect(await (await shell(without.instanceId, without.rootPassword))?.('cat /root/slg-fs/hello.txt /root/slg-fs/from-machine.txt /root/slg-data/marker.txt')).toBe(
+      directory ? 'from the host\nwritten\nkept' : undefined,
+    );
+  });
+
   it('destroys a machine (twice is harmless) and refuses to start what is gone', async () => {
     const machine = spec({ gpuNum: 1 });
     await driver.create(machine);
@@ -359,7 +417,7 @@ for (const subject of SUBJECTS) describe(`the ${subject.name} driver${subject.wh
     await driver.destroy(machine.instanceId);
     await driver.destroy(machine.instanceId);
     await until(machine.instanceId, 'absent');
-    await expect(driver.start(machine.instanceId, 1)).rejects.toMatchObject({ retryable: false });
+    await expect(driver.start(machine.instanceId, 1, null)).rejects.toMatchObject({ retryable: false });
   });
 
   it('runs a machine’s command after sshd and ends with it: stopped with its exit code (however soon), its output in the logs, never run again', async () => {
@@ -407,7 +465,7 @@ for (const subject of SUBJECTS) describe(`the ${subject.name} driver${subject.wh
       for (const gpus of [1, 0, 2]) {
         await driver.stop(machine.instanceId);
         await until(machine.instanceId, 'stopped');
-        await driver.start(machine.instanceId, gpus);
+        await driver.start(machine.instanceId, gpus, null);
         await until(machine.instanceId, 'running');
         await sshReady({ ...address, password: 'Second-Pw-456' });
         // The data disk and the system disk (what was installed outside the data disk) both outlive power-off.
@@ -441,7 +499,7 @@ for (const subject of SUBJECTS) describe(`the ${subject.name} driver${subject.wh
       await driver.stop(machine.instanceId);
       await until(machine.instanceId, 'stopped');
       await expect(fetch(hello, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
-      await driver.start(machine.instanceId, 0);
+      await driver.start(machine.instanceId, 0, null);
       await until(machine.instanceId, 'running');
       await sshReady(login);
       expect(await sshRun(login, serve)).toBe('started');

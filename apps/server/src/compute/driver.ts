@@ -36,6 +36,12 @@ export interface MachineSpec {
    */
   command?: string | null;
   env?: Readonly<Record<string, string>>;
+  /**
+   * The owner's 文件存储 of the machine's region (its key, `<ownerId>/<zoneId>`), mounted read-write at
+   * `/root/slg-fs` (FILE_STORAGE_MOUNT); null or absent: none. A `start` names it again, so a store
+   * initialised after the machine was made is mounted from its next start on.
+   */
+  fileStorage?: string | null;
 }
 
 /** What the driver sees a machine doing. */
@@ -66,6 +72,11 @@ export interface ObservedMachine {
   image?: string;
   /** For stopped: the exit code of the machine's `command`, when the command ended by itself. */
   exitCode?: number;
+  /**
+   * The 文件存储 (its key) the machine has at `/root/slg-fs` — for running: in this run; null when it
+   * has none (not asked for, or a driver that cannot mount one: Kubernetes without K8S_STORAGE_CLAIM).
+   */
+  fileStorage?: string | null;
 }
 
 /** What the registry holds of an image `saveImage` was asked for; `absent` when it knows no such image. */
@@ -88,10 +99,15 @@ export interface ComputeDriver {
   readonly serviceRouting: 'zone-gateway' | 'host-port';
   /** The public ports custom services are given from (a Kubernetes cluster's node ports are a narrower range). */
   readonly publicPortRange: { min: number; max: number };
+  /** Whether machines get the 文件存储 asked for at /root/slg-fs (Kubernetes: only with K8S_STORAGE_CLAIM); without, the views show none. */
+  readonly mountsFileStorage: boolean;
   /** Creates the disks and the container from the image (root's password and authorized_keys set), then starts it with `spec.gpuNum` GPUs. */
   create(spec: MachineSpec): Promise<void>;
-  /** Starts a stopped machine with this many GPUs (0: no-GPU mode). */
-  start(instanceId: string, gpuNum: number): Promise<void>;
+  /**
+   * Starts a stopped machine with this many GPUs (0: no-GPU mode) and this 文件存储 at `/root/slg-fs`
+   * (its key; null: none). A store other than the one the machine had is mounted from this start on.
+   */
+  start(instanceId: string, gpuNum: number, fileStorage: string | null): Promise<void>;
   stop(instanceId: string): Promise<void>;
   /** Deletes the container and its disks: the data is gone. */
   destroy(instanceId: string): Promise<void>;

@@ -17,6 +17,7 @@ export function createDriver(config: Config, db: Database, now: () => Date): Com
       engines: new DockerEngines(db, config.jwtSecret, docker.publicAddress),
       baseImage: docker.baseImage,
       sshPorts: docker.sshPorts,
+      storageRoot: config.storageRoot,
       ...(docker.registryUrl ? { registryUrl: docker.registryUrl } : {}),
     });
   }
@@ -34,6 +35,7 @@ export function createDriver(config: Config, db: Database, now: () => Date): Com
       nodePorts: kubernetes.nodePorts,
       baseImage: docker.baseImage,
       ...(kubernetes.storageClass ? { storageClass: kubernetes.storageClass } : {}),
+      ...(kubernetes.storageClaim ? { storageClaim: kubernetes.storageClaim } : {}),
       ...(docker.registryUrl ? { registryUrl: docker.registryUrl } : {}),
     });
   }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ELASTIC_DEPLOYMENT_STATUSES, ELASTIC_TYPES, INSTANCE_STATUSES, valuesOf } from '../dictionaries.js';
 import { TIME_PACK_STATUSES } from '../elastic.js';
+import { fileStorageMountSchema } from './rental.js';
 
 export const elasticCreatedSchema = z.object({ id: z.number().int().describe('部署ID（停止、锁定、编辑、删除时使用）'), deploymentUid: z.string().describe('部署UID（查看容器时使用）') });
 export type ElasticCreated = z.infer<typeof elasticCreatedSchema>;
@@ -58,6 +59,7 @@ export const elasticContainerSchema = z.object({
   gpuModelName: z.string(),
   gpuNum: z.number().int(),
   templateVersion: z.number().int(),
+  fileStorage: fileStorageMountSchema.describe('文件存储（/root/slg-fs）：mounted 已挂载，restartNeeded 已初始化但本次运行未挂载，none 该地区未初始化文件存储或容器已结束'),
   sshCommand: z.string().nullable().describe('运行中容器的 SSH 登录命令'),
   ports: z
     .array(z.object({ port: z.number().int(), protocol: z.union([z.literal(1), z.literal(2)]), address: z.string().describe('外部访问地址：HTTP 为 URL，TCP 为 主机:端口') }))

@@ -18,6 +18,16 @@ export const runningCopySchema = z.object({
 });
 export type RunningCopy = z.infer<typeof runningCopySchema>;
 
+/**
+ * The owner's 文件存储 of the instance's region, at /root/slg-fs: `mounted` — the machine has it (or the
+ * create / power-on under way mounts it); `restartNeeded` — the store exists but the current run does
+ * not mount it (initialised after the machine started: 需重启后挂载); `none` — no store in the region.
+ */
+export const fileStorageMountSchema = z
+  .enum(['mounted', 'restartNeeded', 'none'])
+  .describe('文件存储（/root/slg-fs）：mounted 已挂载，restartNeeded 已初始化但需重启（关机再开机）后挂载，none 该地区未初始化文件存储');
+export type FileStorageMount = z.infer<typeof fileStorageMountSchema>;
+
 export const instanceViewSchema = z.object({
   instanceId: z.string().describe('实例ID，如 slg-k3m9x2p7qa'),
   rentalId: z.number().int().describe('租用记录ID'),
@@ -46,6 +56,7 @@ export const instanceViewSchema = z.object({
   memoryGb: z.number().int(),
   dataDiskGb: z.number().int().describe('数据盘容量（GB），50 GB 免费'),
   diskRateFenPerDay: z.number().int().describe('数据盘超出免费容量部分每天的费用（分），0 为不计费'),
+  fileStorage: fileStorageMountSchema,
   chargingRuleId: z.number().int(),
   imageId: z.string(),
   imageName: z.string(),

@@ -1,8 +1,10 @@
 import { randomInt } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { and, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
-import { DATA_DISK_MOUNT_PATH, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB } from '@slg/shared';
+import { DATA_DISK_MOUNT_PATH, FILE_STORAGE_MOUNT, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB } from '@slg/shared';
 import { imageReference, PRIVATE_IMAGE_REPOSITORY } from '../images.js';
 import { rowsOf, type Database } from '../../db/client.js';
 import { dockerGpuClaims, dockerMachines, instances } from '../../db/schema/index.js';
@@ -25,6 +27,8 @@ import {
 
 /** The GPU indexes (comma-separated) a container was created with. */
 const GPUS_LABEL = 'slg.io/gpus';
+/** The 文件存储 (its key) a container binds at /root/slg-fs; '' for none. */
+const FILE_STORAGE_LABEL = 'slg.io/file-storage';
 /** A data-copy helper container's task uid. */
 const COPY_LABEL = 'slg.io/copy-task';
 /** Private images (saved system disks) are kept under this repository, tagged with their uid. */
@@ -46,6 +50,12 @@ export interface DockerDriverOptions {
   sshPorts: { min: number; max: number };
   /** Where saved images are pushed (`registry.example.com:5000`); without it they stay on the host they were saved on. */
   registryUrl?: string;
+  /**
+   * STORAGE_ROOT: the directory holding a directory per 文件存储 (`<ownerId>/<zoneId>`), bound into
+   * machines at /root/slg-fs. A path on the Docker hosts (a shared filesystem mounted at this same path
+   * on every host of a region, and on the server) — the bind is made by each host's engine.
+   */
+  storageRoot: string;
 }
 
 type MachineRow = typeof dockerMachines.$inferSelect;
@@ -75,6 +85,11 @@ function gpusOf(labels: Record<string, string>): number[] {
   return value === '' ? [] : value.split(',').map(Number);
 }
 
+/** The store a container was made with (its label), null for none. */
+function fileStorageOf(labels: Record<string, string>): string | null {
+  return labels[FILE_STORAGE_LABEL] || null;
+}
+
 function sameSet(left: readonly number[], right: readonly number[]): boolean {
   return left.length === right.length && [...left].sort().join(',') === [...right].sort().join(',');
 }
@@ -89,6 +104,7 @@ export class DockerDriver implements ComputeDriver {
   readonly name = 'docker' as const;
   readonly serviceRouting = 'host-port' as const;
   readonly publicPortRange = DEFAULT_PUBLIC_PORT_RANGE;
+  readonly mountsFileStorage = true;
 
   /** Cross-host copies stream through this process; what it knows of them (lost with it, then reported absent). */
   private readonly streamedCopies = new Map<string, ObservedCopy & { abort: () => void }>();
@@ -220,13 +236,21 @@ export class DockerDriver implements ComputeDriver {
     const attach = gpus.length > 0 && Object.keys((await this.engineInfo(engine)).Runtimes ?? {}).includes('nvidia');
     const env = userEnv(row.env);
     const profile = envProfile(env);
+    const store = row.fileStorage;
+    // The storage API makes the store's directory at initialisation; made here too, for the engine refuses a bind of a missing path.
+    if (store) {
+      const directory = join(this.options.storageRoot, store);
+      await mkdir(directory, { recursive: true, mode: 0o755 }).catch((error: unknown) => {
+        throw new DriverError(`文件存储目录 ${directory} 无法创建（${error instanceof Error ? error.message : String(error)}），请检查 STORAGE_ROOT 的挂载`, false);
+      });
+    }
     return engine.docker.createContainer({
       name,
       Image: row.systemImage,
       Hostname: row.instanceId,
       Entrypoint: ['/bin/sh', '-c'],
       Cmd: [row.command === null ? MACHINE_INIT : MACHINE_COMMAND_INIT],
-      Labels: { [INSTANCE_LABEL]: row.instanceId, [GPUS_LABEL]: gpus.join(',') },
+      Labels: { [INSTANCE_LABEL]: row.instanceId, [GPUS_LABEL]: gpus.join(','), [FILE_STORAGE_LABEL]: store ?? '' },
       Env: [
         ...Object.entries(env).map(([key, value]) => `${key}=${value}`),
         ...(profile === '' ? [] : [`SLG_PROFILE=${profile}`]),
@@ -236,7 +260,10 @@ export class DockerDriver implements ComputeDriver {
       ],
       ExposedPorts: { '22/tcp': {} },
       HostConfig: {
-        Mounts: [{ Type: 'volume', Source: volumeName(row.instanceId), Target: DATA_DISK_MOUNT_PATH }],
+        Mounts: [
+          { Type: 'volume', Source: volumeName(row.instanceId), Target: DATA_DISK_MOUNT_PATH },
+          ...(store ? [{ Type: 'bind' as const, Source: join(this.options.storageRoot, store), Target: FILE_STORAGE_MOUNT }] : []),
+        ],
         PortBindings: { '22/tcp': [{ HostPort: String(row.sshPort) }] },
         // A command machine ends with its command: never restarted, not even by a restarting engine.
         RestartPolicy: { Name: row.command === null ? 'unless-stopped' : 'no' },
@@ -273,6 +300,7 @@ export class DockerDriver implements ComputeDriver {
           desired: 'running',
           command: spec.command ?? null,
           env: spec.env && Object.keys(spec.env).length > 0 ? { ...spec.env } : null,
+          fileStorage: spec.fileStorage ?? null,
         })
         .onConflictDoNothing()
         .returning();
@@ -342,7 +370,7 @@ export class DockerDriver implements ComputeDriver {
     }
   }
 
-  async start(instanceId: string, gpuNum: number): Promise<void> {
+  async start(instanceId: string, gpuNum: number, fileStorage: string | null): Promise<void> {
     const { row, engine } = await this.existing(instanceId);
     try {
       let found = await this.find(engine.docker, instanceId);
@@ -350,16 +378,17 @@ export class DockerDriver implements ComputeDriver {
       const current = found ? gpusOf(found.labels) : [];
       const gpus = await this.claimGpus(engine, instanceId, gpuNum, current);
       let image = row.systemImage;
-      if (!found || !sameSet(current, gpus)) {
-        // A container's devices cannot change: keep its system disk as an image, then make it anew with the same volume and port.
+      if (!found || !sameSet(current, gpus) || fileStorageOf(found.labels) !== fileStorage) {
+        // A container's devices and mounts cannot change: keep its system disk as an image, then make it anew with the same volume and port.
         if (found) {
           await engine.docker.getContainer(found.id).commit({ repo: SYSTEM_DISK_REPOSITORY, tag: instanceId, pause: false });
           image = systemDiskRef(instanceId);
           await this.db.update(dockerMachines).set({ systemImage: image, updatedAt: new Date() }).where(eq(dockerMachines.instanceId, instanceId));
           await engine.docker.getContainer(found.id).remove({ force: true });
         }
-        const container = await this.createContainer(engine, { ...row, systemImage: image }, gpus);
+        const container = await this.createContainer(engine, { ...row, systemImage: image, fileStorage }, gpus);
         found = { id: container.id, state: 'created', labels: {} };
+        await this.db.update(dockerMachines).set({ fileStorage, updatedAt: new Date() }).where(eq(dockerMachines.instanceId, instanceId));
       }
       await this.db.update(dockerMachines).set({ desired: 'running', updatedAt: new Date() }).where(eq(dockerMachines.instanceId, instanceId));
       await engine.docker.getContainer(found.id).start();
@@ -491,7 +520,7 @@ export class DockerDriver implements ComputeDriver {
     const state = container.State as string;
     if (state === 'running' || state === 'paused') {
       const details = await engine.docker.getContainer(container.Id).inspect();
-      return { state: 'running', runningSince: new Date(details.State.StartedAt), gpuNum, ...base };
+      return { state: 'running', runningSince: new Date(details.State.StartedAt), gpuNum, fileStorage: fileStorageOf(container.Labels), ...base };
     }
     if (state === 'restarting') return { state: 'starting', gpuNum, ...base };
     if (state === 'removing') return { state: 'deleting', ...base };

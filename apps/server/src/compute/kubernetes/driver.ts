@@ -26,6 +26,7 @@ import {
   copyJobOf,
   DISK_LABEL,
   FIELD_MANAGER,
+  FILE_STORAGE_VOLUME,
   IMAGE_LABEL,
   saveImageJobName,
   saveImageJobOf,
@@ -63,6 +64,12 @@ export interface KubernetesDriverOptions {
   registryUrl?: string;
   /** K8S_IMAGE_BUILDER: the kaniko executor image the save-image Job builds with. */
   builderImage: string;
+  /**
+   * K8S_STORAGE_CLAIM: a ReadWriteMany claim of the namespace holding STORAGE_ROOT's tree; machines
+   * mount their 文件存储 as its sub-path `<ownerId>/<zoneId>`. Without it no machine gets one (observe
+   * reports none, so the platform does not count it as mounted).
+   */
+  storageClaim?: string;
 }
 
 /** The field manager of a cancel: it owns only `spec.suspend`, so it leaves the Job's other fields alone. */
@@ -113,6 +120,10 @@ export function commandExitOf(pod: IPod | undefined): number | null {
   return exitOfMessage(status?.state?.terminated?.message) ?? exitOfMessage(status?.lastState?.terminated?.message);
 }
 
+/** The 文件存储 (its key) a pod has at /root/slg-fs: the sub-path of its machine container's mount, null for none. */
+const fileStorageOfPod = (pod: IPod): string | null =>
+  pod.spec?.containers.find((container) => container.name === MACHINE_CONTAINER)?.volumeMounts?.find((mount) => mount.name === FILE_STORAGE_VOLUME)?.subPath ?? null;
+
 /** The run a pod was made for (its SLG_RUN), to tell a new run's pod from the last run's. */
 const runOfPod = (pod: IPod): string | undefined => pod.spec?.containers.find((container) => container.name === MACHINE_CONTAINER)?.env?.find((variable) => variable.name === 'SLG_RUN')?.value;
 
@@ -142,6 +153,7 @@ export class KubernetesDriver implements ComputeDriver {
   readonly name = 'kubernetes' as const;
   readonly serviceRouting = 'host-port' as const;
   readonly publicPortRange: { min: number; max: number };
+  readonly mountsFileStorage: boolean;
   private readonly objects: KubernetesObjectApi;
   private readonly core: CoreV1Api;
   private readonly exec: Exec;
@@ -156,6 +168,7 @@ export class KubernetesDriver implements ComputeDriver {
     this.exec = new Exec(options.kubeConfig);
     this.registry = options.registryUrl ? new ImageRegistry(options.registryUrl) : null;
     this.publicPortRange = options.nodePorts;
+    this.mountsFileStorage = options.storageClaim !== undefined;
   }
 
   private get namespace(): string {
@@ -215,6 +228,11 @@ export class KubernetesDriver implements ComputeDriver {
     return this.apply(manifest as KubernetesObject, '应用 StatefulSet ') as Promise<IStatefulSet>;
   }
 
+  /** A store as the StatefulSet mounts it: the claim's sub-path, or nothing without a claim configured. */
+  private fileStorageShape(key: string | null | undefined): MachineShape['fileStorage'] {
+    return key && this.options.storageClaim ? { claim: this.options.storageClaim, key } : null;
+  }
+
   private async shapeOf(instanceId: string): Promise<MachineShape | null> {
     const set = await this.read<IStatefulSet & KubernetesObject>('apps/v1', 'StatefulSet', objectNames(instanceId).statefulSet);
     const shape = set?.metadata?.annotations?.[SHAPE_ANNOTATION];
@@ -257,21 +275,25 @@ export class KubernetesDriver implements ComputeDriver {
       systemClaim,
       reinstalledFor: null,
       cloneFrom,
+      fileStorage: this.fileStorageShape(spec.fileStorage),
       ...(spec.command ? { command: spec.command, run: Date.now() } : {}),
       ...(spec.env && Object.keys(spec.env).length > 0 ? { env: { ...spec.env } } : {}),
     });
   }
 
-  async start(instanceId: string, gpuNum: number): Promise<void> {
+  async start(instanceId: string, gpuNum: number, fileStorage: string | null): Promise<void> {
     const shape = await this.shapeOf(instanceId);
     if (!shape) throw new DriverError('实例的机器不存在，无法开机', false);
     const shares = gpuNum > 0 ? await this.hostShares(shape.hostId) : null;
     // Starting a command machine that is off, or whose command ended in this run, runs the command again: a new run.
     const pod = shape.command && shape.replicas === 1 ? await this.read<IPod & KubernetesObject>('v1', 'Pod', objectNames(instanceId).pod) : null;
     const ended = pod !== null && runOfPod(pod) === String(shape.run ?? 0) && commandExitOf(pod) !== null;
+    // A store is part of the pod template: a machine already started keeps its pod (and store); one that starts gets a pod with this store.
+    const starting = shape.replicas === 0 || ended;
     await this.applyMachine({
       ...shape,
       gpuNum,
+      fileStorage: starting ? this.fileStorageShape(fileStorage) : (shape.fileStorage ?? null),
       cpuCores: shares ? shares.cpuPerGpu * gpuNum : shape.cpuCores,
       memoryGb: shares ? shares.memoryGbPerGpu * gpuNum : shape.memoryGb,
       replicas: 1,
@@ -515,6 +537,7 @@ export class KubernetesDriver implements ComputeDriver {
       runningSince: new Date(readyCondition.lastTransitionTime ?? pod.status.startTime ?? Date.now()),
       gpuNum: Number(limits[GPU_RESOURCE] ?? 0),
       image,
+      fileStorage: fileStorageOfPod(pod),
       ...(sshNodePort && address ? { ssh: { host: address.address, port: sshNodePort } } : {}),
     };
   }

@@ -9,6 +9,7 @@ import { DEFAULT_BASE_IMAGE, DEFAULT_IMAGE_BUILDER } from '../../config.js';
 import { commandExitOf, KubernetesDriver, podFailure } from './driver.js';
 import { claimOf, copyJobOf, KUBERNETES_COMMAND_INIT, KUBERNETES_MACHINE_INIT, saveImageJobOf, secretOf, serviceOf, statefulSetOf, type MachineShape } from './manifests.js';
 import type { KubeObject } from '../../../test/kube-apiserver.js';
+import type { IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 
 const NAMESPACE = 'slg-unit';
 const shape = (overrides: Partial<MachineShape> = {}): MachineShape => machineShape({ instanceId: 'slg-k8sunit01', hostId: 'gpu-node-1', namespace: NAMESPACE, ...overrides });
@@ -53,6 +54,14 @@ describe('Kubernetes manifests', () => {
     expect(clone?.initContainers?.[0]?.command?.[2]).toContain('cp -a /slg-clone-data/. /root/slg-data/');
     expect(clone?.volumes?.map((volume) => volume.persistentVolumeClaim?.claimName)).toEqual(expect.arrayContaining(['slg-k8sunit00-system', 'slg-k8sunit00-data']));
     expect(claimOf('slg-k8sunit01', NAMESPACE, { kind: 'system', name: 'slg-k8sunit01-system' }, undefined).spec?.resources?.requests?.storage).toBe('30Gi');
+  });
+
+  it('mounts the 文件存储 at /root/slg-fs as its sub-path of the ReadWriteMany claim in the machine container, nothing without one', () => {
+    const pod = statefulSetOf(shape({ fileStorage: { claim: 'slg-file-storage', key: '12/bj-a' } })).spec?.template.spec;
+    expect(pod?.volumes?.find((volume) => volume.name === 'file-storage')?.persistentVolumeClaim).toEqual({ claimName: 'slg-file-storage' });
+    expect(pod?.containers[0]?.volumeMounts?.find((mount) => mount.name === 'file-storage')).toEqual({ name: 'file-storage', mountPath: '/root/slg-fs', subPath: '12/bj-a' });
+    expect(pod?.initContainers?.[0]?.volumeMounts?.map((mount) => mount.name)).not.toContain('file-storage');
+    expect(statefulSetOf(shape()).spec?.template.spec?.volumes?.map((volume) => volume.name)).not.toContain('file-storage');
   });
 
   it('saves an image with a kaniko Job on the machine’s node, and copies data with a Job on the target’s', () => {
@@ -114,6 +123,7 @@ describe('the Kubernetes driver against the fake API server (objects only)', () 
   let cluster: FakeKubeApiServer;
   let driver: KubernetesDriver;
   let hostId = '';
+  let url = '';
 
   beforeAll(async () => {
     test = await createTestApp();
@@ -125,7 +135,7 @@ describe('the Kubernetes driver against the fake API server (objects only)', () 
       nodePorts: { min: 30_000, max: 32_767 },
       kubelet: false,
     });
-    const url = await cluster.start();
+    url = await cluster.start();
     driver = new KubernetesDriver({ db: test.deps.database.db, kubeConfig: cluster.kubeConfig(url), namespace: NAMESPACE, serviceType: 'NodePort', nodePorts: { min: 30_000, max: 32_767 }, baseImage: DEFAULT_BASE_IMAGE, builderImage: DEFAULT_IMAGE_BUILDER });
   });
   afterAll(async () => {
@@ -186,6 +196,28 @@ describe('the Kubernetes driver against the fake API server (objects only)', () 
     } finally {
       await nodes.close();
     }
+  });
+
+  it('puts the 文件存储 into the pod template at the start of a stopped machine, leaves a started one’s pod alone, and mounts none without a claim', async () => {
+    const options = { db: test.deps.database.db, kubeConfig: cluster.kubeConfig(url), namespace: NAMESPACE, serviceType: 'NodePort' as const, nodePorts: { min: 30_000, max: 32_767 }, baseImage: DEFAULT_BASE_IMAGE, builderImage: DEFAULT_IMAGE_BUILDER };
+    const withClaim = new KubernetesDriver({ ...options, storageClaim: 'slg-file-storage' });
+    const instanceId = 'slg-fsunit0001';
+    const store = () => {
+      const set = cluster.stored('statefulsets').find((object) => object.metadata.name === instanceId) as unknown as IStatefulSet | undefined;
+      return set?.spec?.template.spec?.containers[0]?.volumeMounts?.find((mount) => mount.name === 'file-storage')?.subPath ?? null;
+    };
+    await withClaim.create({ instanceId, hostId, gpuNum: 0, imageId: 'pytorch-2.5.1-py3.12-cu124', cpuCores: 1, memoryGb: 1, dataDiskGb: 50, rootPassword: 'Pw-1', authorizedKeys: [], fileStorage: null });
+    expect(store()).toBeNull();
+    // Started already (a repeated start): its pod is left alone.
+    await withClaim.start(instanceId, 0, '12/bj-a');
+    expect(store()).toBeNull();
+    await withClaim.stop(instanceId);
+    await withClaim.start(instanceId, 0, '12/bj-a');
+    expect(store()).toBe('12/bj-a');
+    await withClaim.stop(instanceId);
+    await driver.start(instanceId, 0, '12/bj-a');
+    expect(store()).toBeNull();
+    expect([withClaim.mountsFileStorage, driver.mountsFileStorage]).toEqual([true, false]);
   });
 
   it('reports a machine on a node that is NotReady or stopped answering as unreachable, and refuses to grow a disk its storage class cannot', async () => {

@@ -1,4 +1,4 @@
-import { NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, DATA_DISK_MOUNT_PATH, SYSTEM_DISK_GB } from '@slg/shared';
+import { NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, DATA_DISK_MOUNT_PATH, FILE_STORAGE_MOUNT, SYSTEM_DISK_GB } from '@slg/shared';
 import { StatefulSet, type IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { Job, type IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
@@ -14,6 +14,8 @@ export const GPU_RESOURCE = 'nvidia.com/gpu';
 /** The node label a pod is pinned by: the host id is the node's name. */
 export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
 export const MACHINE_CONTAINER = 'machine';
+/** The pod volume of the 文件存储: the ReadWriteMany claim (K8S_STORAGE_CLAIM), its store's sub-path at /root/slg-fs. */
+export const FILE_STORAGE_VOLUME = 'file-storage';
 const SECRET_MOUNT = '/etc/slg-secret';
 /** Which disk a claim is (`system` or `data`), beside the instance label. */
 export const DISK_LABEL = 'slg.io/disk';
@@ -158,6 +160,8 @@ export interface MachineShape {
   env?: Record<string, string>;
   /** The command's current run (ms since the epoch it was asked for): the command runs once per run. */
   run?: number;
+  /** The 文件存储 at /root/slg-fs: the sub-path `key` of the ReadWriteMany claim `claim` (absent from shapes kept before it existed). */
+  fileStorage?: { claim: string; key: string } | null;
 }
 
 /** The machine: a StatefulSet of at most one pod, pinned to its node, with the data disk and the Secret mounted. */
@@ -231,6 +235,7 @@ export function statefulSetOf(shape: MachineShape): IStatefulSet {
                   ...SYSTEM_DIRECTORIES.map((directory) => ({ name: 'system', mountPath: `/${directory}`, subPath: directory })),
                   { name: 'data', mountPath: DATA_DISK_MOUNT_PATH },
                   { name: 'secret', mountPath: SECRET_MOUNT, readOnly: true },
+                  ...(shape.fileStorage ? [{ name: FILE_STORAGE_VOLUME, mountPath: FILE_STORAGE_MOUNT, subPath: shape.fileStorage.key }] : []),
                 ],
                 readinessProbe: { tcpSocket: { port: 22 }, periodSeconds: 2 },
               },
@@ -239,6 +244,7 @@ export function statefulSetOf(shape: MachineShape): IStatefulSet {
               { name: 'system', persistentVolumeClaim: { claimName: shape.systemClaim } },
               { name: 'data', persistentVolumeClaim: { claimName: names.dataClaim } },
               { name: 'secret', secret: { secretName: names.secret, defaultMode: 0o400 } },
+              ...(shape.fileStorage ? [{ name: FILE_STORAGE_VOLUME, persistentVolumeClaim: { claimName: shape.fileStorage.claim } }] : []),
               ...(shape.cloneFrom
                 ? [
                     { name: 'clone-system', persistentVolumeClaim: { claimName: shape.cloneFrom.systemClaim, readOnly: true } },

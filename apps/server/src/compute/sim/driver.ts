@@ -57,6 +57,7 @@ export class SimDriver implements ComputeDriver {
   readonly name = 'sim' as const;
   readonly serviceRouting = 'zone-gateway' as const;
   readonly publicPortRange = DEFAULT_PUBLIC_PORT_RANGE;
+  readonly mountsFileStorage = true;
 
   private readonly copies: SimCopies;
 
@@ -105,6 +106,7 @@ export class SimDriver implements ComputeDriver {
         sshPort: randomInt(20_000, 60_000),
         authorizedKeys: [...spec.authorizedKeys],
         command: spec.command ?? null,
+        fileStorage: spec.fileStorage ?? null,
         // A fresh data disk holds a little already (caches, the user's first files): 1–5 GB; a clone's holds what its source's did.
         dataDiskUsedGb: source && spec.cloneFrom?.copyData ? source.dataDiskUsedGb : randomInt(1, 6),
         updatedAt: this.options.now(),
@@ -112,14 +114,15 @@ export class SimDriver implements ComputeDriver {
       .onConflictDoNothing();
   }
 
-  async start(instanceId: string, gpuNum: number): Promise<void> {
+  /** The store asked for is recorded (nothing to mount in a simulation) for the run this start begins. */
+  async start(instanceId: string, gpuNum: number, fileStorage: string | null): Promise<void> {
     const machine = await this.machine(instanceId);
     if (!machine || machine.state === 'deleted' || machine.state === 'deleting') throw new DriverError('容器不存在', false);
     await this.assertHostWorks(machine.hostId);
     if (machine.state !== 'stopped') return;
     await this.db
       .update(simMachines)
-      .set({ state: 'starting', gpuNum, exitCode: null, readyAt: this.later(this.options.seconds.start), updatedAt: this.options.now() })
+      .set({ state: 'starting', gpuNum, fileStorage, exitCode: null, readyAt: this.later(this.options.seconds.start), updatedAt: this.options.now() })
       .where(and(eq(simMachines.instanceId, instanceId), eq(simMachines.state, 'stopped')));
   }
 
@@ -204,6 +207,7 @@ export class SimDriver implements ComputeDriver {
         gpuNum: machine.gpuNum,
         ssh: { host: `${zoneId}.${this.options.sshHost}`, port: machine.sshPort },
         image: machine.imageId,
+        fileStorage: machine.fileStorage,
         ...(machine.state === 'stopped' && machine.exitCode !== null ? { exitCode: machine.exitCode } : {}),
       });
     }

@@ -21,6 +21,7 @@ import { PortService } from '../rental/ports.js';
 import { assertVerifiedToCreate } from '../verification/gate.js';
 import { ElasticController, type DeploymentRow } from './controller.js';
 import { recordElasticEvents } from './events.js';
+import { fileStorageMountOf, liveFileStorageColumn } from '../rental/file-storage.js';
 import { cheapestPrice, placementFilters } from './placement.js';
 
 const DAY_MS = 86_400_000;
@@ -281,6 +282,7 @@ export class ElasticService {
         hostName: hosts.name,
         zoneName: zones.name,
         gpuModelName: gpuModels.name,
+        fileStorageLive: liveFileStorageColumn(),
       })
       .from(instances)
       .innerJoin(elasticDeployments, eq(elasticDeployments.id, instances.deploymentRowId))
@@ -331,6 +333,8 @@ export class ElasticService {
       gpuModelName: row.gpuModelName,
       gpuNum: c.gpuNum,
       templateVersion: c.templateVersion ?? 1,
+      // An ended container runs no more: it has no store to show.
+      fileStorage: c.endedAt === null ? fileStorageMountOf(c, row.fileStorageLive && this.deps.compute.driver.mountsFileStorage) : 'none',
       sshCommand: running && c.sshHost && c.sshPort ? `ssh -p ${c.sshPort} root@${c.sshHost}` : null,
       ports,
       startedAt: c.firstRunAt?.toISOString() ?? null,

@@ -12,6 +12,7 @@ import { authorizedKeysByCreator } from '../ssh-keys/repository.js';
 import { DriverError, type MachineSpec, type ObservedImage, type ObservedMachine } from '../../compute/driver.js';
 import { gpusKeptWhenOff, RUNNING_STATUSES } from './state-machine.js';
 import { beginRelease, OPERATIONS } from './lifecycle.js';
+import { fileStorageFor, liveFileStorageKeys } from './file-storage.js';
 
 export interface ReconcilerOptions {
   /** Instances taken per pass. */
@@ -23,6 +24,13 @@ export interface ReconcilerOptions {
 }
 
 const DEFAULTS: ReconcilerOptions = { batch: 50, leaseSeconds: 30, operationTimeoutSeconds: 15 * 60 };
+
+/** What a pass reads once for every instance it claimed: the creators' SSH keys, the owners' live 文件存储. */
+interface PassContext {
+  keysByCreator: ReadonlyMap<number, string[]>;
+  /** Keys (`<ownerId>/<zoneId>`) of the live stores of the owners whose machines this pass creates or starts. */
+  fileStorages: ReadonlySet<string>;
+}
 
 type Outcome =
   | { kind: 'done'; observed: ObservedMachine; image?: ObservedImage }
@@ -80,14 +88,22 @@ export class Reconciler {
       this.db,
       claimed.filter((instance) => instance.operation === 'create').map((instance) => instance.creatorId),
     );
+    // The 文件存储 of every machine this pass creates or starts, in one query: a start mounts the store its owner has now.
+    const fileStorages = this.deps.compute.driver.mountsFileStorage
+      ? await liveFileStorageKeys(
+          this.db,
+          claimed.filter((instance) => instance.operation === 'create' || instance.operation === 'power_on'),
+        )
+      : new Set<string>();
+    const context: PassContext = { keysByCreator, fileStorages };
     let finished = 0;
     for (const instance of claimed) {
-      if (await this.drive(instance, keysByCreator)) finished += 1;
+      if (await this.drive(instance, context)) finished += 1;
     }
     return finished;
   }
 
-  private async specOf(instance: InstanceRow, authorizedKeys: string[]): Promise<MachineSpec> {
+  private async specOf(instance: InstanceRow, authorizedKeys: string[], fileStorage: string | null): Promise<MachineSpec> {
     const [host] = await this.db.select({ cpuPerGpu: hosts.cpuPerGpu, memoryGbPerGpu: hosts.memoryGbPerGpu }).from(hosts).where(eq(hosts.id, instance.hostId));
     const gpuNum = instance.operationMode === 'nogpu' ? 0 : instance.gpuNum;
     return {
@@ -101,6 +117,7 @@ export class Reconciler {
       dataDiskGb: instance.dataDiskGb,
       rootPassword: openRootPassword(this.deps.config.jwtSecret, instance.rootPasswordEnc),
       authorizedKeys,
+      fileStorage,
       ...(instance.deploymentRowId !== null ? { command: instance.command, env: instance.env ?? {} } : {}),
       ...(instance.cloneSourceRowId ? { cloneFrom: { instanceId: await this.instanceIdOf(instance.cloneSourceRowId), copyData: instance.cloneCopyData } } : {}),
     };
@@ -138,15 +155,16 @@ export class Reconciler {
   }
 
   /** Asks the driver for the operation (again: it is idempotent) and looks at where the machine is. */
-  private async attempt(instance: InstanceRow, keysByCreator: ReadonlyMap<number, string[]>): Promise<Outcome> {
+  private async attempt(instance: InstanceRow, context: PassContext): Promise<Outcome> {
     const operation = instance.operation as InstanceOperation;
     const driver = this.deps.compute.driver;
     // Reset rebuilds from an image and save_image writes one: both need the driver's name for it.
     const imageRef = operation === 'reset' || operation === 'save_image' ? await this.imageRefOf(instance.operationArg ?? '') : null;
     if ((operation === 'reset' || operation === 'save_image') && imageRef === null) return { kind: 'failed', reason: '镜像不存在', unreachable: false };
     try {
-      if (operation === 'create') await driver.create(await this.specOf(instance, keysByCreator.get(instance.creatorId) ?? []));
-      if (operation === 'power_on') await driver.start(instance.instanceId, instance.operationMode === 'nogpu' ? 0 : instance.gpuNum);
+      const fileStorage = fileStorageFor(instance, context.fileStorages);
+      if (operation === 'create') await driver.create(await this.specOf(instance, context.keysByCreator.get(instance.creatorId) ?? [], fileStorage));
+      if (operation === 'power_on') await driver.start(instance.instanceId, instance.operationMode === 'nogpu' ? 0 : instance.gpuNum, fileStorage);
       if (operation === 'power_off') await driver.stop(instance.instanceId);
       if (operation === 'release') await driver.destroy(instance.instanceId);
       if (operation === 'reset' && imageRef) await driver.reinstall(instance.instanceId, imageRef, instance.operationStartedAt ?? this.deps.now());
@@ -190,8 +208,8 @@ export class Reconciler {
   }
 
   /** Drives one claimed instance; returns whether its operation ended. */
-  private async drive(claimed: InstanceRow, keysByCreator: ReadonlyMap<number, string[]>): Promise<boolean> {
-    const outcome = await this.attempt(claimed, keysByCreator);
+  private async drive(claimed: InstanceRow, context: PassContext): Promise<boolean> {
+    const outcome = await this.attempt(claimed, context);
     const ended = await this.db.transaction(async (tx) => {
       // The instance, locked, still wanting what this pass worked on (a user may not change an
       // instance with an operation in flight, but the check costs nothing).
@@ -303,6 +321,8 @@ export class Reconciler {
           runChargedFen: 0,
           sshHost: observed.ssh?.host ?? instance.sshHost,
           sshPort: observed.ssh?.port ?? instance.sshPort,
+          // What the machine's run has, as the driver sees it (a store initialised after this start asked, or a driver that mounts none: not mounted).
+          fileStorageMounted: Boolean(observed.fileStorage),
           poweredOffAt: null,
           statusReason: null,
         })

@@ -39,6 +39,7 @@ import { settleRun, type InstanceRow } from './metering.js';
 import { hourlyRateFen, pricePerGpuFen, type PriceSource } from './pricing.js';
 import { priceSourceOf, toInstanceView, type InstanceView } from './views.js';
 import { runningCopyColumn, runningCopyOf } from './copy-view.js';
+import { liveFileStorageColumn } from './file-storage.js';
 import { assertNoRunningCopy } from './copy-guard.js';
 import { usableImage } from '../images/usable.js';
 import { assertVerifiedToCreate } from '../verification/gate.js';
@@ -169,6 +170,7 @@ export class RentalService {
         modelPricePerHourFen: gpuModels.pricePerHourFen,
         imageName: sql<string | null>`coalesce(${publicImages.name}, ${privateImages.name})`,
         copyTask: runningCopyColumn(),
+        fileStorageLive: liveFileStorageColumn(),
       })
       .from(instances)
       .innerJoin(hosts, eq(hosts.id, instances.hostId))
@@ -186,8 +188,16 @@ export class RentalService {
     modelPricePerHourFen: number;
     imageName: string | null;
     copyTask: unknown;
+    fileStorageLive: boolean;
   }): InstanceView {
-    return toInstanceView({ ...row, copyTask: runningCopyOf(row.copyTask), noGpuPriceFen: this.deps.config.compute.noGpuPriceFen, autoReleaseMs: AUTO_RELEASE_MS });
+    return toInstanceView({
+      ...row,
+      // A driver that mounts no store (Kubernetes without K8S_STORAGE_CLAIM): no restart would bring it, so none is shown.
+      fileStorageLive: row.fileStorageLive && this.deps.compute.driver.mountsFileStorage,
+      copyTask: runningCopyOf(row.copyTask),
+      noGpuPriceFen: this.deps.config.compute.noGpuPriceFen,
+      autoReleaseMs: AUTO_RELEASE_MS,
+    });
   }
 
   private listConditions(principal: Principal, query: Pick<InstanceListQuery, 'status' | 'name'>): SQL {

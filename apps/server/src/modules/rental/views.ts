@@ -2,6 +2,7 @@ import { NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, type GpuMode, type InstanceOperatio
 import type { InstanceView, RunningCopy } from '@slg/shared/views/rental';
 import type { hosts, instances } from '../../db/schema/index.js';
 import { hourlyRateFen, type PriceSource } from './pricing.js';
+import { fileStorageMountOf } from './file-storage.js';
 
 type InstanceRow = typeof instances.$inferSelect;
 type HostRow = typeof hosts.$inferSelect;
@@ -20,6 +21,8 @@ export interface InstanceViewSource {
   autoReleaseMs: number;
   /** A copy running from or into the instance (`runningCopyColumn`); absent where the query does not ask. */
   copyTask?: RunningCopy | null;
+  /** Whether the owner has a live 文件存储 in the instance's region (`liveFileStorageColumn`). */
+  fileStorageLive: boolean;
 }
 
 export function priceSourceOf(host: InstanceViewSource['host'], modelPricePerHourFen: number): PriceSource {
@@ -67,6 +70,7 @@ export function toInstanceView(source: InstanceViewSource): InstanceView {
     memoryGb: mode === 'nogpu' ? NO_GPU_MEMORY_GB : host.memoryGbPerGpu * instance.gpuNum,
     dataDiskGb: instance.dataDiskGb,
     diskRateFenPerDay: instance.diskRateFenPerDay,
+    fileStorage: fileStorageMountOf(instance, source.fileStorageLive),
     chargingRuleId: instance.chargingRuleId,
     imageId: instance.imageId,
     imageName: source.imageName ?? instance.imageId,

@@ -24,6 +24,7 @@ export const RUNNING_INSTANCE: InstanceView = {
   memoryGb: 128,
   dataDiskGb: 50,
   diskRateFenPerDay: 0,
+  fileStorage: 'none',
   chargingRuleId: 1,
   imageId: 'pytorch-2.5.1',
   imageName: 'PyTorch 2.5.1',

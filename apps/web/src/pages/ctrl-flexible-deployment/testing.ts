@@ -48,6 +48,7 @@ export const CONTAINER: ElasticContainerView = {
   gpuModelName: 'RTX 4090',
   gpuNum: 1,
   templateVersion: 1,
+  fileStorage: 'none',
   sshCommand: 'ssh -p 32101 root@bj-a.connect.example.com',
   ports: [{ port: 8000, protocol: 1, address: 'https://slg-aaaaaaaaaa-8000.bj-a.connect.example.com' }],
   startedAt: '2026-06-01T02:01:00Z',

@@ -65,6 +65,21 @@ describe('实例列表', () => {
     expect(within(row).getByText('上次以无卡模式运行')).toBeTruthy();
   });
 
+  it('shows the region’s 文件存储 where the data disk is: mounted at /root/slg-fs, or 需重启后挂载 with why; nothing without one (issue 22)', async () => {
+    const mounted: InstanceView = { ...RUNNING, fileStorage: 'mounted' };
+    const needsRestart: InstanceView = { ...STOPPED, fileStorage: 'restartNeeded' };
+    const without: InstanceView = { ...CREATING, fileStorage: 'none' };
+    mockApi({ 'GET /rental': () => page([mounted, needsRestart, without]) });
+    renderPage(<ContainerInstancesPage />, '/x');
+    expect(await screen.findByText('训练机')).toBeTruthy();
+    expect(within(rowOf('训练机')).getByText('文件存储 /root/slg-fs')).toBeTruthy();
+    const warning = within(rowOf('欠费机')).getByText('文件存储需重启后挂载');
+    expect(warning.closest('.ant-tag')?.className).toContain('warning');
+    fireEvent.mouseEnter(warning);
+    expect(await screen.findByText('文件存储在实例开机后才初始化，关机再开机后即挂载到 /root/slg-fs')).toBeTruthy();
+    expect(within(rowOf('新实例')).queryByText(/文件存储/)).toBeNull();
+  });
+
   it('sends the status filter and the name search, and offers the market when there is nothing', async () => {
     const api = mockApi({ 'GET /rental': () => page([]) });
     renderPage(<ContainerInstancesPage />, '/x?status=PoweredOff&name=训练&page=2');

@@ -7,6 +7,7 @@ import { useNavigate } from 'react-router';
 import { isTransitional, useInstancesQuery, type InstanceView } from '../../../api/compute';
 import { queryKeys } from '../../../api/queryKeys';
 import { DateTime, formatDateTime } from '../../../components/DateTime';
+import { FileStorageTag } from '../../../components/FileStorageTag';
 import { LinkButton } from '../../../components/LinkButton';
 import { PageHeader } from '../../../components/PageHeader';
 import { QueryError, StaleDataAlert } from '../../../components/QueryError';
@@ -38,6 +39,7 @@ function Spec({ instance }: { instance: InstanceView }) {
       <Typography.Text type="secondary" className="slg-instance-note">
         {T.spec.resources(instance.cpuCores, instance.memoryGb, instance.dataDiskGb)}
       </Typography.Text>
+      <FileStorageTag state={instance.fileStorage} texts={T.fileStorage} />
       <Typography.Text type="secondary" className="slg-instance-note">
         {instance.imageName}
       </Typography.Text>

@@ -34,6 +34,12 @@ export const INSTANCE_LIST_TEXTS = {
     lastRunNoGpu: '上次以无卡模式运行',
     resources: (cpu: number, memory: number, disk: number) => `${cpu} 核 · ${memory}GB 内存 · 数据盘 ${disk}GB`,
   },
+  fileStorage: {
+    mounted: '文件存储 /root/slg-fs',
+    mountedHint: '本地区的文件存储已挂载到实例的 /root/slg-fs，同地区的实例共享其中的文件',
+    restartNeeded: '文件存储需重启后挂载',
+    restartNeededHint: '文件存储在实例开机后才初始化，关机再开机后即挂载到 /root/slg-fs',
+  },
   billing: {
     usage: '按量计费',
     perHour: (price: string) => `${price}/时`,

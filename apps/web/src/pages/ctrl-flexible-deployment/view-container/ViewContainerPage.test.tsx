@@ -61,6 +61,16 @@ describe('查看容器', () => {
     expect(screen.getByText(EVENTS[0]?.detail as string)).toBeTruthy();
   });
 
+  it('shows the region’s 文件存储 beside the host: mounted at /root/slg-fs, or that this container runs without it (issue 22)', async () => {
+    const needsRestart = { ...CONTAINER, instanceId: 'slg-cccccccccc', fileStorage: 'restartNeeded' as const };
+    routes({ [`GET /elastic/${UID}/instances`]: () => page([{ ...CONTAINER, fileStorage: 'mounted' }, needsRestart]) });
+    renderPage(<ViewContainerPage />, ENTRY);
+    const mounted = (await screen.findByText(CONTAINER.instanceId)).closest('tr') as HTMLElement;
+    expect(within(mounted).getByText('文件存储 /root/slg-fs')).toBeTruthy();
+    const other = screen.getByText(needsRestart.instanceId).closest('tr') as HTMLElement;
+    expect(within(other).getByText('文件存储需重启后挂载')).toBeTruthy();
+  });
+
   it('shows the root password on 查看密码, the logs in a drawer with 刷新', async () => {
     let logs = 0;
     const api = routes({

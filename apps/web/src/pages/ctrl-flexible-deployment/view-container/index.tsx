@@ -14,6 +14,7 @@ import {
   type ElasticDeploymentView,
 } from '../../../api/elastic';
 import { DateTime } from '../../../components/DateTime';
+import { FileStorageTag } from '../../../components/FileStorageTag';
 import { LinkButton } from '../../../components/LinkButton';
 import { Money } from '../../../components/Money';
 import { PageHeader } from '../../../components/PageHeader';
@@ -98,6 +99,7 @@ function HostCell({ container }: { container: ElasticContainerView }) {
       <Typography.Text type="secondary" className="slg-elastic-note">
         {container.zoneName} · {container.hostName}
       </Typography.Text>
+      <FileStorageTag state={container.fileStorage} texts={T.containers.fileStorage} />
     </div>
   );
 }

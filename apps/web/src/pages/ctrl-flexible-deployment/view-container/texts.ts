@@ -59,6 +59,12 @@ export const VIEW_CONTAINER_TEXTS = {
     sshPending: '容器运行后可用',
     exitCode: (code: number) => `退出码 ${code}`,
     port: (port: number) => `端口 ${port}`,
+    fileStorage: {
+      mounted: '文件存储 /root/slg-fs',
+      mountedHint: '本地区的文件存储已挂载到容器的 /root/slg-fs，同地区的实例与容器共享其中的文件',
+      restartNeeded: '文件存储需重启后挂载',
+      restartNeededHint: '文件存储在容器启动后才初始化，本容器未挂载；之后启动的容器会挂载到 /root/slg-fs',
+    },
   },
   password: {
     reveal: '查看密码',
