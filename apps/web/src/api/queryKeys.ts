@@ -27,4 +27,6 @@ export const queryKeys = {
   elastic: ['elastic'] as const,
   /** 时长包 of 弹性部署 (api/elastic.ts). */
   timePacks: ['time-packs'] as const,
+  /** 文件存储: every region's store and the folder listings (api/storage.ts). */
+  storage: ['storage'] as const,
 } as const;

@@ -7,17 +7,19 @@ import { CloudServerOutlined } from '../ui/icons/CloudServerOutlined';
 import { DashboardOutlined } from '../ui/icons/DashboardOutlined';
 import { DeploymentUnitOutlined } from '../ui/icons/DeploymentUnitOutlined';
 import { DownOutlined } from '../ui/icons/DownOutlined';
+import { FolderOutlined } from '../ui/icons/FolderOutlined';
 import { ShopOutlined } from '../ui/icons/ShopOutlined';
 import { UserOutlined } from '../ui/icons/UserOutlined';
 import { WalletOutlined } from '../ui/icons/WalletOutlined';
 
-// Icons of the menus that have pages: a product not built yet has no menu, so its icon (文件存储,
-// 数据集, 模型, 工作台) joins this map with the issue that builds it.
+// Icons of the menus that have pages: a product not built yet has no menu, so its icon (数据集, 模型,
+// 工作台) joins this map with the issue that builds it.
 const MENU_ICONS: Partial<Record<MenuIcon, ReactNode>> = {
   overview: <DashboardOutlined />,
   market: <ShopOutlined />,
   container: <CloudServerOutlined />,
   elastic: <DeploymentUnitOutlined />,
+  storage: <FolderOutlined />,
   image: <AppstoreOutlined />,
   cost: <WalletOutlined />,
   personal: <UserOutlined />,

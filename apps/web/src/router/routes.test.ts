@@ -53,6 +53,8 @@ const BUILT = [
   '/ctrl-container-instances/terminal',
   // issue 8: private images
   '/ctrl-mirror-image/mirrorImage',
+  // issue 22: 文件存储
+  '/ctrl-file-storage/file-storage',
   // issue 9: 账号设置
   '/ctrl-personal-center/personal-center/account-settings', '/ctrl-personal-center/personal-center/child-account',
   '/ctrl-personal-center/personal-center/child-account-detail', '/ctrl-personal-center/personal-center/setting',
@@ -136,6 +138,7 @@ describe('menus', () => {
       '/computility-market',
       '/ctrl-container-instances',
       '/ctrl-flexible-deployment/flexiible-deployment',
+      '/ctrl-file-storage/file-storage',
       '/ctrl-mirror-image/mirrorImage',
       '/ctrl-cost-center/cost-center',
       '/ctrl-personal-center/personal-center',
@@ -157,6 +160,7 @@ describe('menus', () => {
       '/computility-market',
       '/ctrl-container-instances',
       '/ctrl-flexible-deployment/flexiible-deployment',
+      '/ctrl-file-storage/file-storage',
       '/ctrl-mirror-image/mirrorImage',
       '/ctrl-cost-center/cost-center',
       '/ctrl-personal-center/personal-center',

@@ -125,6 +125,8 @@ const PayByVolumePage = lazyPage(() => import('../pages/ctrl-container-instances
 const YearMonthPackagesPage = lazyPage(() => import('../pages/ctrl-container-instances/yearMonthPackages/index'));
 // 我的镜像 (issue 8).
 const MirrorImagePage = lazyPage(() => import('../pages/ctrl-mirror-image/mirrorImage/index'));
+// 文件存储 (issue 22).
+const FileStoragePage = lazyPage(() => import('../pages/ctrl-file-storage/file-storage/index'));
 // 弹性部署 (issue 21).
 const ElasticListPage = lazyPage(() => import('../pages/ctrl-flexible-deployment/flexiible-deployment/index'));
 const ElasticCreatePage = lazyPage(() => import('../pages/ctrl-flexible-deployment/create-flexible/index'));
@@ -303,6 +305,7 @@ export const ROUTE_TABLE: RouteNode[] = [
   {
     path: '/ctrl-file-storage/file-storage',
     meta: { title: '文件存储', layout: 'dashboard', console: true, sidebar: true, permission: 'FILE_STORAGE', icon: 'storage' },
+    page: FileStoragePage,
   },
   {
     path: '/ctrl-mirror-image/mirrorImage',

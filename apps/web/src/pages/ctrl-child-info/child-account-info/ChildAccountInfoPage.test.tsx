@@ -65,9 +65,10 @@ describe('sub-account info page', () => {
     expect(within(permissionRow('INVOICE')).getByText('费用中心')).toBeTruthy();
     expect(within(permissionRow('ELASTIC')).getByText('弹性部署')).toBeTruthy();
     expect(within(permissionRow('ELASTIC')).getByText('无权限')).toBeTruthy();
-    // Products not built yet are not named (issue 17); 弹性部署 is built (issue 21).
-    expect([...document.querySelectorAll('[data-authority]')].map((row) => row.getAttribute('data-authority'))).toEqual(['CONTAINER', 'ELASTIC', 'MIRROR', 'INVOICE']);
-    expect(screen.queryByText(/文件存储|模型部署/)).toBeNull();
+    expect(within(permissionRow('FILE_STORAGE')).getByText('文件存储')).toBeTruthy();
+    // Products not built yet are not named (issue 17); 弹性部署 (issue 21) and 文件存储 (issue 22) are built.
+    expect([...document.querySelectorAll('[data-authority]')].map((row) => row.getAttribute('data-authority'))).toEqual(['CONTAINER', 'ELASTIC', 'MIRROR', 'FILE_STORAGE', 'INVOICE']);
+    expect(screen.queryByText(/模型部署/)).toBeNull();
   });
 
   it('names an own wallet as such', async () => {

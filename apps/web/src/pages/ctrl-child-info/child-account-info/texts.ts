@@ -60,6 +60,7 @@ export const AUTHORITY_SCOPES: Record<OfferedAuthorityType, string> = {
   CONTAINER: '容器实例的创建、开关机、续费、升降配与监控',
   ELASTIC: '弹性部署的创建、编辑、停止与容器管理，以及时长包',
   MIRROR: '我的镜像：保存、使用与删除',
+  FILE_STORAGE: '文件存储：初始化、配额，以及文件的上传、下载、重命名与删除',
   INVOICE: '费用中心：订单、账单明细与发票',
 };
 

@@ -66,10 +66,13 @@ describe('子账号权限设置', () => {
     expect((screen.getByLabelText('昵称') as HTMLInputElement).value).toBe('训练组');
     expect(screen.getByText('¥12.34')).toBeTruthy();
     expect(within(matrixRow('INVOICE')).queryByText('仅本人数据')).toBeNull();
-    // Products not built yet are not offered (issue 17); 弹性部署 is built (issue 21).
-    expect([...document.querySelectorAll('[data-authority]')].map((row) => row.getAttribute('data-authority'))).toEqual(['CONTAINER', 'ELASTIC', 'MIRROR', 'INVOICE']);
+    // Products not built yet are not offered (issue 17); 弹性部署 (issue 21) and 文件存储 (issue 22) are built.
+    expect([...document.querySelectorAll('[data-authority]')].map((row) => row.getAttribute('data-authority'))).toEqual(['CONTAINER', 'ELASTIC', 'MIRROR', 'FILE_STORAGE', 'INVOICE']);
     expect(within(matrixRow('ELASTIC')).getByText('弹性部署')).toBeTruthy();
-    expect(screen.queryByText(/文件存储|模型部署/)).toBeNull();
+    // 文件存储 offers 全部数据 or 无权限 only, like 费用中心.
+    expect(within(matrixRow('FILE_STORAGE')).getByText('文件存储')).toBeTruthy();
+    expect(within(matrixRow('FILE_STORAGE')).queryByText('仅本人数据')).toBeNull();
+    expect(screen.queryByText(/模型部署/)).toBeNull();
     expect(within(matrixRow('CONTAINER')).getByText('只能查看和操作自己创建的资源')).toBeTruthy();
     const save = buttonByText('保存', document.querySelector('.slg-child-matrix-footer') as HTMLElement);
     expect(save.disabled).toBe(true);

@@ -116,9 +116,10 @@ describe('子账号管理', () => {
     await screen.findByText('dev-01');
     fireEvent.click(headerCreate());
     const dialog = await findDialog();
-    // Only products that exist are offered (issue 17): 弹性部署 since issue 21.
+    // Only products that exist are offered (issue 17): 弹性部署 since issue 21, 文件存储 since issue 22.
     expect(within(dialog).getByLabelText('弹性部署')).toBeTruthy();
-    expect(within(dialog).queryByText(/文件存储|模型部署/)).toBeNull();
+    expect(within(dialog).getByLabelText('文件存储')).toBeTruthy();
+    expect(within(dialog).queryByText(/模型部署/)).toBeNull();
     fill(dialog, '用户名', 'bad name');
     fill(dialog, '密码', 'abc12345');
     fill(dialog, '确认密码', 'abc12346');
@@ -148,6 +149,7 @@ describe('子账号管理', () => {
         { authorityType: 'CONTAINER', level: 'SELF' },
         { authorityType: 'ELASTIC', level: 'SELF' },
         { authorityType: 'MIRROR', level: 'SELF' },
+        { authorityType: 'FILE_STORAGE', level: 'NONE' },
         { authorityType: 'INVOICE', level: 'ALL' },
       ],
     });

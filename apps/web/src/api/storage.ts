@@ -1,0 +1,74 @@
+/**
+ * 文件存储 (issue 22): one store per account and region, mounted at /root/slg-fs in the region's
+ * instances. Uploads go through the tus endpoint (the page's own chunk holds the tus client);
+ * everything else is a plain call of the API client.
+ */
+import { ErrorCodes } from '@slg/shared';
+import type { FileStorageView, StorageListingView } from '@slg/shared/views/storage';
+import { useQuery } from '@tanstack/react-query';
+import { API_BASE, isApiError, request, type DownloadResult } from './client';
+import { queryKeys } from './queryKeys';
+
+export type { FileStorageView, StorageEntryView, StorageListingView } from '@slg/shared/views/storage';
+
+/** The tus endpoint of uploads (metadata: zoneId, path of the target folder, filename). */
+export const STORAGE_TUS_ENDPOINT = `${API_BASE}/storage/tus`;
+
+export const storageKeys = {
+  all: queryKeys.storage,
+  /** Every enabled region's store. */
+  list: () => [...queryKeys.storage, 'list'] as const,
+  /** The listings of one region (all folders). */
+  files: (zoneId: string) => [...queryKeys.storage, 'files', zoneId] as const,
+  folder: (zoneId: string, path: string) => [...queryKeys.storage, 'files', zoneId, path] as const,
+};
+
+export function fetchStorageList(): Promise<FileStorageView[]> {
+  return request<FileStorageView[]>({ url: '/storage/list' });
+}
+
+export function fetchStorage(zoneId: string): Promise<FileStorageView> {
+  return request<FileStorageView>({ url: '/storage', params: { zoneId } });
+}
+
+export function initStorage(zoneId: string): Promise<FileStorageView> {
+  return request<FileStorageView>({ method: 'POST', url: '/storage/init', data: { zoneId } });
+}
+
+export function setStorageQuota(input: { zoneId: string; quotaGb: number }): Promise<FileStorageView> {
+  return request<FileStorageView>({ method: 'PUT', url: '/storage/quota', data: input });
+}
+
+export function fetchFolder(zoneId: string, path: string): Promise<StorageListingView> {
+  return request<StorageListingView>({ url: '/storage/files', params: { zoneId, path } });
+}
+
+export function createFolder(input: { zoneId: string; path: string }): Promise<unknown> {
+  return request<unknown>({ method: 'POST', url: '/storage/dir', data: input });
+}
+
+export function renameEntry(input: { zoneId: string; from: string; to: string }): Promise<unknown> {
+  return request<unknown>({ method: 'PUT', url: '/storage/rename', data: input });
+}
+
+export function deleteEntry(input: { zoneId: string; path: string }): Promise<unknown> {
+  return request<unknown>({ method: 'DELETE', url: '/storage/files', params: input });
+}
+
+/** A file as a blob, with the Authorization header of every call (the whole file goes through memory). */
+export function downloadFile(input: { zoneId: string; path: string }): Promise<DownloadResult> {
+  return request<DownloadResult>({ url: '/storage/file', params: input });
+}
+
+/** Whether a refusal is about the name the form sent (40026 duplicate, a 409 or a 400). */
+export function isEntryNameError(error: unknown): boolean {
+  return isApiError(error) && (error.code === ErrorCodes.NAME_EXISTS.code || error.status === 400 || error.status === 409);
+}
+
+export function useStorageListQuery() {
+  return useQuery({ queryKey: storageKeys.list(), queryFn: fetchStorageList });
+}
+
+export function useFolderQuery(zoneId: string, path: string, enabled: boolean) {
+  return useQuery({ queryKey: storageKeys.folder(zoneId, path), queryFn: () => fetchFolder(zoneId, path), enabled });
+}
