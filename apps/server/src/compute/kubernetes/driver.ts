@@ -408,11 +408,15 @@ export class KubernetesDriver implements ComputeDriver {
     const status = machineStatusOf(pod);
     if (exitOfMessage(status?.lastState?.terminated?.message) !== null) return (await read(true)) ?? '';
     if (exitOfMessage(status?.state?.terminated?.message) === null) return (await read(false)) ?? '';
-    // The command ended and the kubelet may restart the container (to idle) any moment: if it did while
-    // the log was read, the command's output is now the previous container's.
+    // The command ended and the kubelet may restart the container (to idle) any moment, before the pod's
+    // status says so: the current container may already be the idle one. A previous container that
+    // appears is the ended one (unless it is an earlier restart's, which the restart count tells).
     const ended = await read(false);
+    const previous = await read(true);
+    if (previous === null) return ended ?? '';
+    if ((status?.restartCount ?? 0) === 0) return previous;
     const restarted = machineStatusOf((await this.read<IPod & KubernetesObject>('v1', 'Pod', names.pod)) ?? undefined)?.restartCount !== status?.restartCount;
-    return (restarted || ended === null ? await read(true) : ended) ?? '';
+    return restarted ? previous : (ended ?? '');
   }
 
   async setPassword(instanceId: string, password: string): Promise<void> {
