@@ -53,6 +53,7 @@ test.beforeAll(async () => {
       COMPUTE_DRIVER: 'docker',
       DOCKER_HOST: engineUrl,
       DOCKER_GPUS: '2',
+      DOCKER_ZONE: 'bj-a',
       DOCKER_PUBLIC_ADDRESS: '127.0.0.1',
       DOCKER_SSH_PORTS: '27000-27999',
       PROMETHEUS_URL: `http://127.0.0.1:${prometheusAt}`,
@@ -79,7 +80,7 @@ interface InstanceView {
   sshCommand: string | null;
 }
 
-test('a real machine: recharge → rent 1 GPU → 运行中 → ssh with the password → Jupyter, TensorBoard and 终端 in the browser → 监控 from Prometheus → change it → power cycles, no-GPU mode and a GPU change keep the data → release removes container and volume', async ({ page, request, browser }) => {
+test('a real machine: recharge → 文件存储 initialised → rent 1 GPU → 运行中 → ssh with the password, the store at /root/slg-fs → Jupyter, TensorBoard and 终端 in the browser → 监控 from Prometheus → change it → power cycles, no-GPU mode and a GPU change keep the data → release removes container and volume', async ({ page, request, browser }) => {
   test.setTimeout(240_000);
   const telephone = freshPhone();
   await registerByApi(request, telephone);
@@ -96,6 +97,13 @@ test('a real machine: recharge → rent 1 GPU → 运行中 → ssh with the pas
     await gateway.close();
     await expect(dialog.getByText('充值成功')).toBeVisible();
     await dialog.getByRole('button', { name: '完成' }).click();
+  });
+
+  await test.step("文件存储 of the host's region initialised, a file uploaded to it", async () => {
+    const { token } = await storedSession(page);
+    await api(request, token ?? '', 'post', '/storage/init', { zoneId: 'bj-a' });
+    const uploaded = await request.put('/api/v1/storage/file?zoneId=bj-a&path=/shared/hello.txt', { headers: { Authorization: `Bearer ${token ?? ''}`, 'Content-Type': 'application/octet-stream' }, data: Buffer.from('from the console\n') });
+    expect(uploaded.status()).toBe(200);
   });
 
   await test.step('rent one GPU of the Docker host in 算力市场', async () => {
@@ -123,6 +131,14 @@ test('a real machine: recharge → rent 1 GPU → 运行中 → ssh with the pas
     const first = await passwordOf();
     await sshReady({ ...address, password: first });
     expect(await sshRun({ ...address, password: first }, 'echo precious > /root/slg-data/keep.txt && echo ok')).toBe('ok');
+  });
+
+  await test.step("the region's 文件存储 is at /root/slg-fs: the uploaded file is there, and what the machine writes shows in the API", async () => {
+    const password = await passwordOf();
+    expect(await sshRun({ ...address, password }, 'cat /root/slg-fs/shared/hello.txt')).toBe('from the console');
+    expect(await sshRun({ ...address, password }, 'echo checkpoint > /root/slg-fs/shared/epoch-1.ckpt && echo ok')).toBe('ok');
+    const listing = await api<{ items: { name: string; size: number }[] }>(request, token ?? '', 'get', '/storage/files?zoneId=bj-a&path=%2Fshared');
+    expect(listing.items.map((item) => item.name)).toEqual(['epoch-1.ckpt', 'hello.txt']);
   });
 
   await test.step('快捷工具 › Jupyter opens a notebook of the instance and runs a cell', async () => {
