@@ -27,6 +27,8 @@ const serverDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const repoRoot = dirname(dirname(serverDir));
 const outputDir = join(repoRoot, '.bench');
 const profileDir = join(outputDir, 'profiles');
+/** The app server's 文件存储 root (STORAGE_ROOT), emptied before each run. */
+const storageRoot = join(outputDir, 'storage');
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
 const warmupSeconds = Number(process.env.BENCH_WARMUP ?? 5);
@@ -160,6 +162,7 @@ async function startServer(kind: 'bare' | 'app', databaseName: string): Promise<
       HOST: '127.0.0.1',
       DATABASE_URL: url.toString(),
       LOG_LEVEL: 'silent',
+      STORAGE_ROOT: storageRoot,
       JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
       // The limiter stays on (its cost is part of every request) but must not refuse the load.
       RATE_LIMIT_PER_MINUTE: '1000000000',
@@ -354,6 +357,7 @@ async function main(): Promise<void> {
   await admin.query(`create database ${databaseName}`);
   await admin.end();
   if (profile) rmSync(profileDir, { recursive: true, force: true });
+  rmSync(storageRoot, { recursive: true, force: true });
 
   const results: ScenarioResult[] = [];
   const profileWindows: { title: string; window: ProfileWindow }[] = [];
@@ -372,6 +376,7 @@ async function main(): Promise<void> {
         const context: BenchContext = {
           baseUrl: server.baseUrl,
           database,
+          storageRoot,
           signedInToken: () => (token ??= registerAndSignIn(server.baseUrl)),
         };
         for (const scenario of scenarios) {

@@ -8,6 +8,7 @@ import { holdJobLeases, seedElasticContainers, seedRunningInstances } from './co
 import { seedMarketFleet } from './market-fleet.js';
 import { benchDockerHost, createToSshScenario } from './docker.js';
 import { kubernetesObserveScenario } from './kubernetes.js';
+import { storageListScenario, storageUploadScenario } from './storage.js';
 
 /** What a scenario may use to set itself up before it is measured. */
 export interface BenchContext {
@@ -15,6 +16,8 @@ export interface BenchContext {
   baseUrl: string;
   /** The bench's own connection to the run's database (the app server has its own pool), to seed data. */
   database: DatabaseHandle;
+  /** The app server's 文件存储 root (its STORAGE_ROOT), on this machine. */
+  storageRoot: string;
   /** Access token of a main account registered and signed in through the public API (one per run). */
   signedInToken(): Promise<string>;
 }
@@ -269,6 +272,8 @@ export const SCENARIOS: readonly Scenario[] = [
     },
   },
   kubernetesObserveScenario,
+  storageListScenario,
+  storageUploadScenario,
   // Last: registering a Docker engine takes the run's other hosts off the market.
   ...(benchDockerHost ? [createToSshScenario] : []),
 ];
