@@ -4,6 +4,7 @@ import type { AppDeps } from '../../deps.js';
 import type { Transaction } from '../../db/client.js';
 import { fileStorages, notifications, orders, wallets, zones } from '../../db/schema/index.js';
 import { OrderService } from '../billing/orders.js';
+import { openStorageOrder } from './order.js';
 import { chinaDateTime, NotificationService, type NewNotification } from '../notifications/service.js';
 import {
   billableGb,
@@ -192,7 +193,7 @@ export class FileStorageBilling {
     const amount = fileStorageDailyFen(store.usedBytes, zone.priceFenPerGbDay) * days;
     let orderId = store.orderId;
     if (amount > 0) {
-      if (orderId === null || !placed.has(orderId)) orderId = (await this.openOrder(tx, store, zone)).id;
+      if (orderId === null || !placed.has(orderId)) orderId = (await openStorageOrder(this.orders, tx, store, zone, `${fileStorageLabel(zone.name)}（超出免费 ${FILE_STORAGE_FREE_GB} GB 的部分按量计费）`)).id;
       await this.orders.postMetered(tx, {
         walletId: store.ownerId,
         amountFen: amount,
@@ -207,29 +208,6 @@ export class FileStorageBilling {
     return amount;
   }
 
-  /** The store's usage order, when initialisation left none that can take charges (normally it opened one). */
-  private async openOrder(tx: Transaction, store: FileStorageRow, zone: ZoneInfo) {
-    return this.orders.open(tx, {
-      ownerId: store.ownerId,
-      creatorId: store.creatorId,
-      walletId: store.ownerId,
-      type: 'NEW_STORAGE',
-      billingType: 'USAGE',
-      title: `${fileStorageLabel(zone.name)}（超出免费 ${FILE_STORAGE_FREE_GB} GB 的部分按量计费）`,
-      items: [
-        {
-          name: `文件存储超出免费 ${FILE_STORAGE_FREE_GB} GB 的部分`,
-          spec: zone.name,
-          quantity: 1,
-          unit: 'GB·天',
-          unitPriceFen: zone.priceFenPerGbDay,
-          amountFen: 0,
-        },
-      ],
-      resourceType: 'FILE_STORAGE',
-      resourceId: store.zoneId,
-    });
-  }
 
   /**
    * Arrears, in this order: stores of wallets paid up are cleared; stores of wallets below zero start

@@ -16,6 +16,7 @@ import { AppError } from '../../core/errors.js';
 import type { Principal } from '../../core/principal.js';
 import { OrderService } from '../billing/orders.js';
 import { fileStorageKey } from './keys.js';
+import { openStorageOrder } from './order.js';
 import { nameProblem, parseStorePath, splitEntryPath, STORE_PATH_MAX_BYTES } from './paths.js';
 import { formatBytes, Reservations, stagingDirs, WRITES_BLOCKED_MESSAGE, type Reservation, type ReservationState } from './quota.js';
 import { StoreTree, type TreeEntry } from './tree.js';
@@ -135,26 +136,7 @@ export class FileStorageService {
     const now = this.deps.now();
     try {
       await this.db.transaction(async (tx) => {
-        const order = await this.orders.open(tx, {
-          ...owner,
-          // The store is the main account's, and so is the wallet its charges come from.
-          walletId: owner.ownerId,
-          type: 'NEW_STORAGE',
-          billingType: 'USAGE',
-          title: `文件存储（${zone.name}）初始化：免费 ${FILE_STORAGE_FREE_GB} GB，超出部分按量计费`,
-          items: [
-            {
-              name: `文件存储超出免费 ${FILE_STORAGE_FREE_GB} GB 的部分`,
-              spec: zone.name,
-              quantity: 1,
-              unit: 'GB·天',
-              unitPriceFen: zone.priceFenPerGbDay,
-              amountFen: 0,
-            },
-          ],
-          resourceType: 'FILE_STORAGE',
-          resourceId: zoneId,
-        });
+        const order = await openStorageOrder(this.orders, tx, { ...owner, zoneId }, zone, `文件存储（${zone.name}）初始化：免费 ${FILE_STORAGE_FREE_GB} GB，超出部分按量计费`);
         await tx.insert(fileStorages).values({
           ...owner,
           zoneId,
