@@ -29,6 +29,7 @@ import { adminRoutes } from './modules/admin/routes.js';
 import { rentalRoutes } from './modules/rental/routes.js';
 import { elasticRoutes } from './modules/elastic/routes.js';
 import { storageRoutes } from './modules/storage/routes.js';
+import { datasetRoutes } from './modules/datasets/routes.js';
 import { diskRoutes } from './modules/rental/disk-routes.js';
 import { copyRoutes } from './modules/rental/copy-routes.js';
 import { chargingRecordRoutes } from './modules/rental/charging-records.js';
@@ -200,6 +201,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
       await api.register(rentalRoutes(deps));
       await api.register(elasticRoutes(deps));
       await api.register(storageRoutes(deps));
+      await api.register(datasetRoutes(deps));
       await api.register(terminalRoutes(deps));
       await api.register(toolsSessionRoutes(deps, toolsGateway));
       await api.register(diskRoutes(deps));

@@ -13,7 +13,7 @@ import { instances } from '../db/schema/index.js';
 import { Reconciler } from '../modules/rental/reconciler.js';
 import { sshReady, sshRun } from '../../test/ssh.js';
 import { expectSoon, prometheusBinary, prometheusPort, prometheusRequired, startPrometheus } from '../../test/prometheus.js';
-import { DriverError, type ComputeDriver, type MachineSpec, type ObservedMachine } from './driver.js';
+import { DriverError, type ComputeDriver, type DatasetMount, type MachineMounts, type MachineSpec, type ObservedMachine } from './driver.js';
 import { KubeConfig, KubernetesObjectApi } from '@kubernetes/client-node';
 import { KubernetesDriver } from './kubernetes/driver.js';
 import { FakeKubeApiServer } from '../../test/kube-apiserver.js';
@@ -40,6 +40,8 @@ afterAll(() => rmSync(storageRoot, { recursive: true, force: true }));
 const DOCKER_ENV = { COMPUTE_DRIVER: 'docker', DOCKER_HOST: dockerHost ?? '', DOCKER_GPUS: '4', DOCKER_PUBLIC_ADDRESS: '127.0.0.1', DOCKER_SSH_PORTS: '26000-26999', STORAGE_ROOT: storageRoot };
 /** The ReadWriteMany claim (K8S_STORAGE_CLAIM) the fake cluster's machines mount their 文件存储 from. */
 const STORAGE_CLAIM = 'slg-ct-files';
+/** A start that mounts nothing. */
+const NO_MOUNTS: MachineMounts = { fileStorage: null, datasets: [] };
 const registerEngine = (test: TestApp, gpus = 4) =>
   registerDockerEngine(test.deps.database.db, { engineUrl: dockerHost ?? '', advertisedGpus: gpus, zoneId: undefined, gpuModelId: undefined, publicAddress: '127.0.0.1' });
 
@@ -51,10 +53,11 @@ interface Prepared {
   /** What the machines' side says went wrong, for a failure message. */
   diagnose?: () => string;
   /**
-   * Where a 文件存储's files are on this machine, for the test to put some there as the shared filesystem
-   * would (null: the machines are simulated); absent when the driver was given nothing to mount from.
+   * Where a folder under STORAGE_ROOT (a 文件存储's key, a dataset's source) is on this machine, for the
+   * test to put files there as the shared filesystem would (null: the machines are simulated); absent
+   * when the driver was given nothing to mount from.
    */
-  storeDirectory?: (key: string) => Promise<string | null>;
+  storeDirectory?: (path: string) => Promise<string | null>;
   /** The API requests the driver made (Kubernetes), to check them against the shipped RBAC. */
   requests?: () => readonly { method: string; path: string }[];
   close?: () => Promise<void>;
@@ -282,12 +285,12 @@ for (const subject of SUBJECTS) describe(`the ${subject.name} driver${subject.wh
     await until(machine.instanceId, 'stopped');
     await expect(driver.setPassword(machine.instanceId, 'Another-Pw-2')).rejects.toMatchObject({ retryable: false });
 
-    await driver.start(machine.instanceId, 0, null);
+    await driver.start(machine.instanceId, 0, NO_MOUNTS);
     expect((await until(machine.instanceId, 'running')).gpuNum).toBe(0);
-    await driver.start(machine.instanceId, 0, null);
+    await driver.start(machine.instanceId, 0, NO_MOUNTS);
     await driver.stop(machine.instanceId);
     await until(machine.instanceId, 'stopped');
-    await driver.start(machine.instanceId, 3, null);
+    await driver.start(machine.instanceId, 3, NO_MOUNTS);
     const third = await until(machine.instanceId, 'running');
     expect(third.gpuNum).toBe(3);
     expect(third.ssh).toEqual(first.ssh);
@@ -314,7 +317,7 @@ for (const subject of SUBJECTS) describe(`the ${subject.name} driver${subject.wh
     await driver.reinstall(machine.instanceId, 'tensorflow-2.15.0-py3.10-cu122', requestedAt);
     await driver.reinstall(machine.instanceId, 'tensorflow-2.15.0-py3.10-cu122', requestedAt);
     expect((await until(machine.instanceId, 'stopped')).image).toBe('tensorflow-2.15.0-py3.10-cu122');
-    await driver.start(machine.instanceId, 0, null);
+    await driver.start(machine.instanceId, 0, NO_MOUNTS);
     expect((await until(machine.instanceId, 'running')).image).toBe('tensorflow-2.15.0-py3.10-cu122');
     expect(await (await shell(machine.instanceId, machine.rootPassword))?.('cat /opt/tool.txt 2>/dev/null || echo gone; cat /root/slg-data/data.txt')).toBe(subject.name === 'sim' ? undefined : 'gone\ndata');
   });
@@ -376,14 +379,20 @@ for (const subject of SUBJECTS) describe(`the ${subject.name} driver${subject.wh
     expect(copy?.state).toBe('done');
   });
 
+  /** Puts a file into a folder under STORAGE_ROOT as the shared filesystem would: the folder here, null where the machines are simulated. */
+  async function putInStorage(path: string, file: string, content: string): Promise<string | null> {
+    const directory = (await prepared.storeDirectory?.(path)) ?? null;
+    if (directory) {
+      await mkdir(directory, { recursive: true });
+      await writeFile(join(directory, file), content);
+    }
+    return directory;
+  }
+
   it('mounts the 文件存储 it is given at /root/slg-fs, and one made without it gets it at its next start', async (context) => {
     if (!prepared.storeDirectory) context.skip();
     const key = `${process.pid}/ct-${Date.now() % 100_000}`;
-    const directory = await prepared.storeDirectory?.(key);
-    if (directory) {
-      await mkdir(directory, { recursive: true });
-      await writeFile(join(directory, 'hello.txt'), 'from the host\n');
-    }
+    const directory = await putInStorage(key, 'hello.txt', 'from the host\n');
     const withStore = spec({ gpuNum: 0, fileStorage: key });
     const without = spec({ gpuNum: 0 });
     // One after the other: a busy machine seeds two system disks at once slowly (Kubernetes).
@@ -400,13 +409,55 @@ for (const subject of SUBJECTS) describe(`the ${subject.name} driver${subject.wh
 
     await driver.stop(without.instanceId);
     await until(without.instanceId, 'stopped');
-    await driver.start(without.instanceId, 0, key);
-    await driver.start(without.instanceId, 0, key);
+    await driver.start(without.instanceId, 0, { fileStorage: key, datasets: [] });
+    await driver.start(without.instanceId, 0, { fileStorage: key, datasets: [] });
     const again = await until(without.instanceId, 'running');
     expect(again.fileStorage).toBe(key);
     expect(again.ssh).toEqual(first.ssh);
     expect(await (await shell(without.instanceId, without.rootPassword))?.('cat /root/slg-fs/hello.txt /root/slg-fs/from-machine.txt /root/slg-data/marker.txt')).toBe(
       directory ? 'from the host\nwritten\nkept' : undefined,
+    );
+  });
+
+  it('mounts the datasets it is given read-only under /root/slg-pub, and a start with others mounts those instead', async (context) => {
+    if (!prepared.storeDirectory) context.skip();
+    const tag = `${process.pid}-${Date.now() % 100_000}`;
+    const dataset = async (name: string, source: string): Promise<DatasetMount> => {
+      await putInStorage(source, `${name}.txt`, `rows of ${name}\n`);
+      return { name, source };
+    };
+    const hanzi = await dataset(`hanzi-${tag}`, `.public/hanzi-${tag}`);
+    const shared = await dataset(`shared-${tag}`, `.datasets/${crypto.randomUUID()}`);
+    const later = await dataset(`later-${tag}`, `.datasets/${crypto.randomUUID()}`);
+    const real = subject.name !== 'sim';
+    const machine = spec({ gpuNum: 0, datasets: [hanzi, shared] });
+    await driver.create(machine);
+    expect((await until(machine.instanceId, 'running')).datasets?.sort()).toEqual([hanzi.name, shared.name].sort());
+    const inMachine = await shell(machine.instanceId, machine.rootPassword);
+    expect(await inMachine?.(`cat /root/slg-pub/${hanzi.name}/${hanzi.name}.txt /root/slg-pub/${shared.name}/${shared.name}.txt`)).toBe(
+      real ? `rows of ${hanzi.name}\nrows of ${shared.name}` : undefined,
+    );
+    // Root, whom permissions do not stop: only a read-only mount refuses the write (EROFS).
+    expect(await inMachine?.(`{ touch /root/slg-pub/${hanzi.name}/mine.txt; rm /root/slg-pub/${shared.name}/${shared.name}.txt; } 2>&1 | grep -c 'Read-only file system'`)).toBe(
+      real ? '2' : undefined,
+    );
+
+    await driver.stop(machine.instanceId);
+    await until(machine.instanceId, 'stopped');
+    if (subject.name === 'docker') {
+      const missing = { name: `gone-${tag}`, source: `.public/gone-${tag}` };
+      await expect(driver.start(machine.instanceId, 0, { fileStorage: null, datasets: [shared, missing] })).rejects.toMatchObject({
+        message: expect.stringContaining(`数据集 ${missing.name} 的目录`),
+        retryable: false,
+      });
+      await until(machine.instanceId, 'stopped');
+    }
+    await driver.start(machine.instanceId, 0, { fileStorage: null, datasets: [later, shared] });
+    await driver.start(machine.instanceId, 0, { fileStorage: null, datasets: [shared, later] });
+    expect((await until(machine.instanceId, 'running')).datasets?.sort()).toEqual([later.name, shared.name].sort());
+    // The folder a dropped dataset was mounted on may stay behind on the system disk, empty.
+    expect(await (await shell(machine.instanceId, machine.rootPassword))?.(`cat /root/slg-pub/${later.name}/${later.name}.txt /root/slg-pub/${shared.name}/${shared.name}.txt; ls -A /root/slg-pub/${hanzi.name} 2>/dev/null | wc -l`)).toBe(
+      real ? `rows of ${later.name}\nrows of ${shared.name}\n0` : undefined,
     );
   });
 
@@ -417,7 +468,7 @@ for (const subject of SUBJECTS) describe(`the ${subject.name} driver${subject.wh
     await driver.destroy(machine.instanceId);
     await driver.destroy(machine.instanceId);
     await until(machine.instanceId, 'absent');
-    await expect(driver.start(machine.instanceId, 1, null)).rejects.toMatchObject({ retryable: false });
+    await expect(driver.start(machine.instanceId, 1, NO_MOUNTS)).rejects.toMatchObject({ retryable: false });
   });
 
   it('runs a machine’s command after sshd and ends with it: stopped with its exit code (however soon), its output in the logs, never run again', async () => {
@@ -465,7 +516,7 @@ for (const subject of SUBJECTS) describe(`the ${subject.name} driver${subject.wh
       for (const gpus of [1, 0, 2]) {
         await driver.stop(machine.instanceId);
         await until(machine.instanceId, 'stopped');
-        await driver.start(machine.instanceId, gpus, null);
+        await driver.start(machine.instanceId, gpus, NO_MOUNTS);
         await until(machine.instanceId, 'running');
         await sshReady({ ...address, password: 'Second-Pw-456' });
         // The data disk and the system disk (what was installed outside the data disk) both outlive power-off.
@@ -499,7 +550,7 @@ for (const subject of SUBJECTS) describe(`the ${subject.name} driver${subject.wh
       await driver.stop(machine.instanceId);
       await until(machine.instanceId, 'stopped');
       await expect(fetch(hello, { signal: AbortSignal.timeout(2000) })).rejects.toThrow();
-      await driver.start(machine.instanceId, 0, null);
+      await driver.start(machine.instanceId, 0, NO_MOUNTS);
       await until(machine.instanceId, 'running');
       await sshReady(login);
       expect(await sshRun(login, serve)).toBe('started');

@@ -42,6 +42,26 @@ export interface MachineSpec {
    * initialised after the machine was made is mounted from its next start on.
    */
   fileStorage?: string | null;
+  /**
+   * Datasets mounted read-only at `/root/slg-pub/<name>` (DATASET_MOUNT_ROOT): public ones and those the
+   * instance named. Like the store, a `start` names them again and the machine gets that set from then on.
+   */
+  datasets?: readonly DatasetMount[];
+}
+
+/**
+ * A dataset in a machine: read-only at `/root/slg-pub/<name>`, from `source`, its folder relative to
+ * STORAGE_ROOT (`.public/<name>` for a public dataset, `.datasets/<snapshot>` for a shared one's snapshot).
+ */
+export interface DatasetMount {
+  name: string;
+  source: string;
+}
+
+/** What a `start` mounts: the 文件存储 (its key; null: none) and the datasets. */
+export interface MachineMounts {
+  fileStorage: string | null;
+  datasets: readonly DatasetMount[];
 }
 
 /** What the driver sees a machine doing. */
@@ -77,6 +97,8 @@ export interface ObservedMachine {
    * has none (not asked for, or a driver that cannot mount one: Kubernetes without K8S_STORAGE_CLAIM).
    */
   fileStorage?: string | null;
+  /** The datasets the machine has under `/root/slg-pub` (their names), for running machines of drivers that mount them. */
+  datasets?: string[];
 }
 
 /** What the registry holds of an image `saveImage` was asked for; `absent` when it knows no such image. */
@@ -104,10 +126,11 @@ export interface ComputeDriver {
   /** Creates the disks and the container from the image (root's password and authorized_keys set), then starts it with `spec.gpuNum` GPUs. */
   create(spec: MachineSpec): Promise<void>;
   /**
-   * Starts a stopped machine with this many GPUs (0: no-GPU mode) and this 文件存储 at `/root/slg-fs`
-   * (its key; null: none). A store other than the one the machine had is mounted from this start on.
+   * Starts a stopped machine with this many GPUs (0: no-GPU mode), this 文件存储 at `/root/slg-fs` (its
+   * key; null: none) and these datasets under `/root/slg-pub`. Mounts other than the ones the machine
+   * had are mounted from this start on.
    */
-  start(instanceId: string, gpuNum: number, fileStorage: string | null): Promise<void>;
+  start(instanceId: string, gpuNum: number, mounts: MachineMounts): Promise<void>;
   stop(instanceId: string): Promise<void>;
   /** Deletes the container and its disks: the data is gone. */
   destroy(instanceId: string): Promise<void>;

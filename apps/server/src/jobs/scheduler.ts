@@ -1,3 +1,4 @@
+import { removeUnusedSnapshots } from '../modules/datasets/mounts.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
@@ -94,7 +95,8 @@ export function platformJobs(deps: AppDeps): PeriodicJob[] {
 /**
  * The 文件存储 job: measures every live store, then settles and enforces arrears. A measurement that
  * fails (the backend unreachable) does not hold the money back: the pass settles on the last usage
- * measured (or raised by uploads), and the failure is reported after it.
+ * measured (or raised by uploads), and the failure is reported after it. Then the dataset snapshots
+ * nothing needs are removed.
  */
 export async function runFileStorageJob(deps: AppDeps): Promise<unknown> {
   let failure: unknown = null;
@@ -104,8 +106,10 @@ export async function runFileStorageJob(deps: AppDeps): Promise<unknown> {
     failure = error;
   }
   const pass = await new FileStorageBilling(deps, removeFileStorageFiles).run();
+  // Snapshots of deleted or re-shared datasets that no machine has any more.
+  const snapshotsRemoved = await removeUnusedSnapshots(deps.database.db, deps.config.storageRoot, deps.now());
   if (failure !== null) throw failure;
-  return pass;
+  return { ...pass, snapshotsRemoved };
 }
 
 /**

@@ -26,6 +26,9 @@ export type StorageEntryView = z.infer<typeof storageEntrySchema>;
 
 export const storageListingSchema = z.object({
   items: z.array(storageEntrySchema).describe('文件夹在前，再按名称排序；符号链接显示为大小为 0 的文件（不跟随）'),
-  truncated: z.boolean().optional().describe('文件夹内条目超过 10000 个时为 true，只列出其中一部分'),
+  truncated: z.boolean().optional().describe('不分页且文件夹内条目超过 10000 个时为 true，只列出其中一部分'),
+  total: z.number().int().optional().describe('分页时：文件夹内的条目总数'),
+  page: z.number().int().optional(),
+  pageSize: z.number().int().optional(),
 });
 export type StorageListingView = z.infer<typeof storageListingSchema>;

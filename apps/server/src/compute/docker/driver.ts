@@ -1,14 +1,14 @@
 import { randomInt } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { and, eq, inArray, ne, notExists, sql } from 'drizzle-orm';
-import { DATA_DISK_MOUNT_PATH, FILE_STORAGE_MOUNT, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB } from '@slg/shared';
+import { DATA_DISK_MOUNT_PATH, datasetMountPath, FILE_STORAGE_MOUNT, NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB } from '@slg/shared';
 import { imageReference, PRIVATE_IMAGE_REPOSITORY } from '../images.js';
 import { rowsOf, type Database } from '../../db/client.js';
 import { dockerGpuClaims, dockerMachines, instances } from '../../db/schema/index.js';
-import { DriverError, type ComputeDriver, type MachineSpec, type MachineState, type ObservedCopy, type ObservedImage, type ObservedMachine, DEFAULT_PUBLIC_PORT_RANGE } from '../driver.js';
+import { DriverError, type ComputeDriver, type DatasetMount, type MachineMounts, type MachineSpec, type MachineState, type ObservedCopy, type ObservedImage, type ObservedMachine, DEFAULT_PUBLIC_PORT_RANGE } from '../driver.js';
 import { driverErrorOf, INSTANCE_LABEL, isUnanswered, statusOf, UNREACHABLE_REASON, type DockerEngines, type Engine } from './engines.js';
 import { addressOf, isServiceForwarder, ServiceForwarders } from './services.js';
 import {
@@ -29,6 +29,8 @@ import {
 const GPUS_LABEL = 'slg.io/gpus';
 /** The 文件存储 (its key) a container binds at /root/slg-fs; '' for none. */
 const FILE_STORAGE_LABEL = 'slg.io/file-storage';
+/** The datasets (JSON `[{name, source}]`) a container binds read-only under /root/slg-pub; absent on containers made before datasets. */
+const DATASETS_LABEL = 'slg.io/datasets';
 /** A data-copy helper container's task uid. */
 const COPY_LABEL = 'slg.io/copy-task';
 /** Private images (saved system disks) are kept under this repository, tagged with their uid. */
@@ -53,7 +55,8 @@ export interface DockerDriverOptions {
   /**
    * STORAGE_ROOT: the directory holding a directory per 文件存储 (`<ownerId>/<zoneId>`), bound into
    * machines at /root/slg-fs. A path on the Docker hosts (a shared filesystem mounted at this same path
-   * on every host of a region, and on the server) — the bind is made by each host's engine.
+   * on every host of a region, and on the server) — the bind is made by each host's engine. Datasets
+   * are folders under it too (`.public/<name>`, `.datasets/<snapshot>`), bound read-only.
    */
   storageRoot: string;
 }
@@ -88,6 +91,24 @@ function gpusOf(labels: Record<string, string>): number[] {
 /** The store a container was made with (its label), null for none. */
 function fileStorageOf(labels: Record<string, string>): string | null {
   return labels[FILE_STORAGE_LABEL] || null;
+}
+
+/** The datasets a container was made with (its label); none for a container made before datasets. */
+function datasetsOf(labels: Record<string, string>): DatasetMount[] {
+  const value = labels[DATASETS_LABEL];
+  if (!value) return [];
+  const parsed: unknown = JSON.parse(value);
+  return Array.isArray(parsed) ? parsed.filter(isDatasetMount) : [];
+}
+
+function isDatasetMount(value: unknown): value is DatasetMount {
+  return typeof value === 'object' && value !== null && typeof (value as DatasetMount).name === 'string' && typeof (value as DatasetMount).source === 'string';
+}
+
+/** Whether two sets of datasets mount the same folders at the same names, in any order. */
+function sameDatasets(left: readonly DatasetMount[], right: readonly DatasetMount[]): boolean {
+  const key = (datasets: readonly DatasetMount[]) => JSON.stringify(datasets.map((dataset) => JSON.stringify([dataset.name, dataset.source])).sort());
+  return key(left) === key(right);
 }
 
 function sameSet(left: readonly number[], right: readonly number[]): boolean {
@@ -244,13 +265,14 @@ export class DockerDriver implements ComputeDriver {
         throw new DriverError(`文件存储目录 ${directory} 无法创建（${error instanceof Error ? error.message : String(error)}），请检查 STORAGE_ROOT 的挂载`, false);
       });
     }
+    await this.assertDatasetFolders(row.datasets);
     return engine.docker.createContainer({
       name,
       Image: row.systemImage,
       Hostname: row.instanceId,
       Entrypoint: ['/bin/sh', '-c'],
       Cmd: [row.command === null ? MACHINE_INIT : MACHINE_COMMAND_INIT],
-      Labels: { [INSTANCE_LABEL]: row.instanceId, [GPUS_LABEL]: gpus.join(','), [FILE_STORAGE_LABEL]: store ?? '' },
+      Labels: { [INSTANCE_LABEL]: row.instanceId, [GPUS_LABEL]: gpus.join(','), [FILE_STORAGE_LABEL]: store ?? '', [DATASETS_LABEL]: JSON.stringify(row.datasets) },
       Env: [
         ...Object.entries(env).map(([key, value]) => `${key}=${value}`),
         ...(profile === '' ? [] : [`SLG_PROFILE=${profile}`]),
@@ -263,6 +285,7 @@ export class DockerDriver implements ComputeDriver {
         Mounts: [
           { Type: 'volume', Source: volumeName(row.instanceId), Target: DATA_DISK_MOUNT_PATH },
           ...(store ? [{ Type: 'bind' as const, Source: join(this.options.storageRoot, store), Target: FILE_STORAGE_MOUNT }] : []),
+          ...row.datasets.map((dataset) => ({ Type: 'bind' as const, Source: join(this.options.storageRoot, dataset.source), Target: datasetMountPath(dataset.name), ReadOnly: true })),
         ],
         PortBindings: { '22/tcp': [{ HostPort: String(row.sshPort) }] },
         // A command machine ends with its command: never restarted, not even by a restarting engine.
@@ -271,6 +294,15 @@ export class DockerDriver implements ComputeDriver {
         ...(attach ? { DeviceRequests: [{ Driver: 'nvidia', DeviceIDs: gpus.map(String), Capabilities: [['gpu']] }] } : {}),
       },
     });
+  }
+
+  /** Unlike a store's, a dataset's folder is never made here: a missing one is the operator's to restore, not an empty folder to mount. */
+  private async assertDatasetFolders(datasets: readonly DatasetMount[]): Promise<void> {
+    for (const dataset of datasets) {
+      const directory = join(this.options.storageRoot, dataset.source);
+      const found = await stat(directory).catch(() => null);
+      if (!found?.isDirectory()) throw new DriverError(`数据集 ${dataset.name} 的目录 ${directory} 不存在，请检查 STORAGE_ROOT 的挂载`, false);
+    }
   }
 
   private async putFirstBootFiles(container: Docker.Container, files: FirstBootFiles): Promise<void> {
@@ -301,6 +333,7 @@ export class DockerDriver implements ComputeDriver {
           command: spec.command ?? null,
           env: spec.env && Object.keys(spec.env).length > 0 ? { ...spec.env } : null,
           fileStorage: spec.fileStorage ?? null,
+          datasets: [...(spec.datasets ?? [])],
         })
         .onConflictDoNothing()
         .returning();
@@ -370,7 +403,9 @@ export class DockerDriver implements ComputeDriver {
     }
   }
 
-  async start(instanceId: string, gpuNum: number, fileStorage: string | null): Promise<void> {
+  async start(instanceId: string, gpuNum: number, mounts: MachineMounts): Promise<void> {
+    const { fileStorage } = mounts;
+    const datasets = [...mounts.datasets];
     const { row, engine } = await this.existing(instanceId);
     try {
       let found = await this.find(engine.docker, instanceId);
@@ -378,7 +413,9 @@ export class DockerDriver implements ComputeDriver {
       const current = found ? gpusOf(found.labels) : [];
       const gpus = await this.claimGpus(engine, instanceId, gpuNum, current);
       let image = row.systemImage;
-      if (!found || !sameSet(current, gpus) || fileStorageOf(found.labels) !== fileStorage) {
+      if (!found || !sameSet(current, gpus) || fileStorageOf(found.labels) !== fileStorage || !sameDatasets(datasetsOf(found.labels), datasets)) {
+        // Before the container goes: a start refused for a missing dataset leaves the machine as it was.
+        await this.assertDatasetFolders(datasets);
         // A container's devices and mounts cannot change: keep its system disk as an image, then make it anew with the same volume and port.
         if (found) {
           await engine.docker.getContainer(found.id).commit({ repo: SYSTEM_DISK_REPOSITORY, tag: instanceId, pause: false });
@@ -386,9 +423,9 @@ export class DockerDriver implements ComputeDriver {
           await this.db.update(dockerMachines).set({ systemImage: image, updatedAt: new Date() }).where(eq(dockerMachines.instanceId, instanceId));
           await engine.docker.getContainer(found.id).remove({ force: true });
         }
-        const container = await this.createContainer(engine, { ...row, systemImage: image, fileStorage }, gpus);
+        const container = await this.createContainer(engine, { ...row, systemImage: image, fileStorage, datasets }, gpus);
         found = { id: container.id, state: 'created', labels: {} };
-        await this.db.update(dockerMachines).set({ fileStorage, updatedAt: new Date() }).where(eq(dockerMachines.instanceId, instanceId));
+        await this.db.update(dockerMachines).set({ fileStorage, datasets, updatedAt: new Date() }).where(eq(dockerMachines.instanceId, instanceId));
       }
       await this.db.update(dockerMachines).set({ desired: 'running', updatedAt: new Date() }).where(eq(dockerMachines.instanceId, instanceId));
       await engine.docker.getContainer(found.id).start();
@@ -520,7 +557,14 @@ export class DockerDriver implements ComputeDriver {
     const state = container.State as string;
     if (state === 'running' || state === 'paused') {
       const details = await engine.docker.getContainer(container.Id).inspect();
-      return { state: 'running', runningSince: new Date(details.State.StartedAt), gpuNum, fileStorage: fileStorageOf(container.Labels), ...base };
+      return {
+        state: 'running',
+        runningSince: new Date(details.State.StartedAt),
+        gpuNum,
+        fileStorage: fileStorageOf(container.Labels),
+        datasets: datasetsOf(container.Labels).map((dataset) => dataset.name),
+        ...base,
+      };
     }
     if (state === 'restarting') return { state: 'starting', gpuNum, ...base };
     if (state === 'removing') return { state: 'deleting', ...base };

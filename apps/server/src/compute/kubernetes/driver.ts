@@ -8,10 +8,10 @@ import type { IPod } from 'kubernetes-models/v1/Pod';
 import type { INode } from 'kubernetes-models/v1/Node';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
 import type { IService } from 'kubernetes-models/v1/Service';
-import { DATA_DISK_MOUNT_PATH } from '@slg/shared';
+import { DATA_DISK_MOUNT_PATH, DATASET_MOUNT_ROOT, FILE_STORAGE_MOUNT } from '@slg/shared';
 import type { Database } from '../../db/client.js';
 import { hosts } from '../../db/schema/index.js';
-import { DriverError, type ComputeDriver, type MachineSpec, type ObservedCopy, type ObservedImage, type ObservedMachine } from '../driver.js';
+import { DriverError, type ComputeDriver, type DatasetMount, type MachineMounts, type MachineSpec, type ObservedCopy, type ObservedImage, type ObservedMachine } from '../driver.js';
 import { INSTANCE_LABEL } from '../docker/engines.js';
 import { COPY_SOURCE_MISSING } from '../docker/machine-files.js';
 import { imageReference } from '../images.js';
@@ -120,9 +120,16 @@ export function commandExitOf(pod: IPod | undefined): number | null {
   return exitOfMessage(status?.state?.terminated?.message) ?? exitOfMessage(status?.lastState?.terminated?.message);
 }
 
+/** The mounts of the storage claim in a pod's machine container. */
+const storageMountsOfPod = (pod: IPod) =>
+  pod.spec?.containers.find((container) => container.name === MACHINE_CONTAINER)?.volumeMounts?.filter((mount) => mount.name === FILE_STORAGE_VOLUME) ?? [];
+
 /** The 文件存储 (its key) a pod has at /root/slg-fs: the sub-path of its machine container's mount, null for none. */
-const fileStorageOfPod = (pod: IPod): string | null =>
-  pod.spec?.containers.find((container) => container.name === MACHINE_CONTAINER)?.volumeMounts?.find((mount) => mount.name === FILE_STORAGE_VOLUME)?.subPath ?? null;
+const fileStorageOfPod = (pod: IPod): string | null => storageMountsOfPod(pod).find((mount) => mount.mountPath === FILE_STORAGE_MOUNT)?.subPath ?? null;
+
+/** The datasets (their names) a pod has under /root/slg-pub. */
+const datasetsOfPod = (pod: IPod): string[] =>
+  storageMountsOfPod(pod).flatMap((mount) => (mount.mountPath.startsWith(`${DATASET_MOUNT_ROOT}/`) ? [mount.mountPath.slice(DATASET_MOUNT_ROOT.length + 1)] : []));
 
 /** The run a pod was made for (its SLG_RUN), to tell a new run's pod from the last run's. */
 const runOfPod = (pod: IPod): string | undefined => pod.spec?.containers.find((container) => container.name === MACHINE_CONTAINER)?.env?.find((variable) => variable.name === 'SLG_RUN')?.value;
@@ -233,6 +240,11 @@ export class KubernetesDriver implements ComputeDriver {
     return key && this.options.storageClaim ? { claim: this.options.storageClaim, key } : null;
   }
 
+  /** Datasets as the StatefulSet mounts them: sub-paths of the claim, or none without a claim configured. */
+  private datasetsShape(datasets: readonly DatasetMount[] | undefined): MachineShape['datasets'] {
+    return datasets && datasets.length > 0 && this.options.storageClaim ? { claim: this.options.storageClaim, mounts: datasets.map(({ name, source }) => ({ name, source })) } : null;
+  }
+
   private async shapeOf(instanceId: string): Promise<MachineShape | null> {
     const set = await this.read<IStatefulSet & KubernetesObject>('apps/v1', 'StatefulSet', objectNames(instanceId).statefulSet);
     const shape = set?.metadata?.annotations?.[SHAPE_ANNOTATION];
@@ -276,24 +288,26 @@ export class KubernetesDriver implements ComputeDriver {
       reinstalledFor: null,
       cloneFrom,
       fileStorage: this.fileStorageShape(spec.fileStorage),
+      datasets: this.datasetsShape(spec.datasets),
       ...(spec.command ? { command: spec.command, run: Date.now() } : {}),
       ...(spec.env && Object.keys(spec.env).length > 0 ? { env: { ...spec.env } } : {}),
     });
   }
 
-  async start(instanceId: string, gpuNum: number, fileStorage: string | null): Promise<void> {
+  async start(instanceId: string, gpuNum: number, mounts: MachineMounts): Promise<void> {
     const shape = await this.shapeOf(instanceId);
     if (!shape) throw new DriverError('实例的机器不存在，无法开机', false);
     const shares = gpuNum > 0 ? await this.hostShares(shape.hostId) : null;
     // Starting a command machine that is off, or whose command ended in this run, runs the command again: a new run.
     const pod = shape.command && shape.replicas === 1 ? await this.read<IPod & KubernetesObject>('v1', 'Pod', objectNames(instanceId).pod) : null;
     const ended = pod !== null && runOfPod(pod) === String(shape.run ?? 0) && commandExitOf(pod) !== null;
-    // A store is part of the pod template: a machine already started keeps its pod (and store); one that starts gets a pod with this store.
+    // Mounts are part of the pod template: a machine already started keeps its pod (and mounts); one that starts gets a pod with these.
     const starting = shape.replicas === 0 || ended;
     await this.applyMachine({
       ...shape,
       gpuNum,
-      fileStorage: starting ? this.fileStorageShape(fileStorage) : (shape.fileStorage ?? null),
+      fileStorage: starting ? this.fileStorageShape(mounts.fileStorage) : (shape.fileStorage ?? null),
+      datasets: starting ? this.datasetsShape(mounts.datasets) : (shape.datasets ?? null),
       cpuCores: shares ? shares.cpuPerGpu * gpuNum : shape.cpuCores,
       memoryGb: shares ? shares.memoryGbPerGpu * gpuNum : shape.memoryGb,
       replicas: 1,
@@ -542,6 +556,7 @@ export class KubernetesDriver implements ComputeDriver {
       gpuNum: Number(limits[GPU_RESOURCE] ?? 0),
       image,
       fileStorage: fileStorageOfPod(pod),
+      ...(this.mountsFileStorage ? { datasets: datasetsOfPod(pod) } : {}),
       ...(sshNodePort && address ? { ssh: { host: address.address, port: sshNodePort } } : {}),
     };
   }

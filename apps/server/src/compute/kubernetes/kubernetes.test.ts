@@ -64,6 +64,18 @@ describe('Kubernetes manifests', () => {
     expect(statefulSetOf(shape()).spec?.template.spec?.volumes?.map((volume) => volume.name)).not.toContain('file-storage');
   });
 
+  it('mounts datasets read-only under /root/slg-pub as sub-paths of the same claim, with or without a store', () => {
+    const datasets = { claim: 'slg-file-storage', mounts: [{ name: 'gb2312-hanzi', source: '.public/gb2312-hanzi' }, { name: 'mine', source: '.datasets/0b3c' }] };
+    for (const fileStorage of [null, { claim: 'slg-file-storage', key: '12/bj-a' }]) {
+      const pod = statefulSetOf(shape({ fileStorage, datasets })).spec?.template.spec;
+      expect(pod?.volumes?.filter((volume) => volume.name === 'file-storage').map((volume) => volume.persistentVolumeClaim)).toEqual([{ claimName: 'slg-file-storage' }]);
+      expect(pod?.containers[0]?.volumeMounts?.filter((mount) => mount.mountPath.startsWith('/root/slg-pub/'))).toEqual([
+        { name: 'file-storage', mountPath: '/root/slg-pub/gb2312-hanzi', subPath: '.public/gb2312-hanzi', readOnly: true },
+        { name: 'file-storage', mountPath: '/root/slg-pub/mine', subPath: '.datasets/0b3c', readOnly: true },
+      ]);
+    }
+  });
+
   it('saves an image with a kaniko Job on the machine’s node, and copies data with a Job on the target’s', () => {
     const save = saveImageJobOf({ namespace: NAMESPACE, hostId: 'gpu-node-1', imageUid: '0b3c', machineImage: 'base:1', systemClaim: 'slg-k8sunit01-system', destination: 'registry.example.com/slg-private:0b3c', builderImage: DEFAULT_IMAGE_BUILDER, insecureRegistry: false });
     expect(save.spec?.template.spec?.nodeSelector).toEqual({ 'kubernetes.io/hostname': 'gpu-node-1' });
@@ -198,25 +210,34 @@ describe('the Kubernetes driver against the fake API server (objects only)', () 
     }
   });
 
-  it('puts the 文件存储 into the pod template at the start of a stopped machine, leaves a started one’s pod alone, and mounts none without a claim', async () => {
+  it('puts the 文件存储 and the datasets into the pod template at the start of a stopped machine, leaves a started one’s pod alone, and mounts none without a claim', async () => {
     const options = { db: test.deps.database.db, kubeConfig: cluster.kubeConfig(url), namespace: NAMESPACE, serviceType: 'NodePort' as const, nodePorts: { min: 30_000, max: 32_767 }, baseImage: DEFAULT_BASE_IMAGE, builderImage: DEFAULT_IMAGE_BUILDER };
     const withClaim = new KubernetesDriver({ ...options, storageClaim: 'slg-file-storage' });
     const instanceId = 'slg-fsunit0001';
     const store = () => {
       const set = cluster.stored('statefulsets').find((object) => object.metadata.name === instanceId) as unknown as IStatefulSet | undefined;
-      return set?.spec?.template.spec?.containers[0]?.volumeMounts?.find((mount) => mount.name === 'file-storage')?.subPath ?? null;
+      return set?.spec?.template.spec?.containers[0]?.volumeMounts?.find((mount) => mount.mountPath === '/root/slg-fs')?.subPath ?? null;
+    };
+    const mounted = () => {
+      const set = cluster.stored('statefulsets').find((object) => object.metadata.name === instanceId) as unknown as IStatefulSet | undefined;
+      return (set?.spec?.template.spec?.containers[0]?.volumeMounts ?? []).filter((mount) => mount.mountPath.startsWith('/root/slg-pub/')).map((mount) => [mount.mountPath, mount.subPath, mount.readOnly]);
     };
     await withClaim.create({ instanceId, hostId, gpuNum: 0, imageId: 'pytorch-2.5.1-py3.12-cu124', cpuCores: 1, memoryGb: 1, dataDiskGb: 50, rootPassword: 'Pw-1', authorizedKeys: [], fileStorage: null });
     expect(store()).toBeNull();
     // Started already (a repeated start): its pod is left alone.
-    await withClaim.start(instanceId, 0, '12/bj-a');
+    await withClaim.start(instanceId, 0, { fileStorage: '12/bj-a', datasets: [] });
     expect(store()).toBeNull();
     await withClaim.stop(instanceId);
-    await withClaim.start(instanceId, 0, '12/bj-a');
+    await withClaim.start(instanceId, 0, { fileStorage: '12/bj-a', datasets: [] });
     expect(store()).toBe('12/bj-a');
     await withClaim.stop(instanceId);
-    await driver.start(instanceId, 0, '12/bj-a');
+    await withClaim.start(instanceId, 0, { fileStorage: null, datasets: [{ name: 'gb2312-hanzi', source: '.public/gb2312-hanzi' }] });
     expect(store()).toBeNull();
+    expect(mounted()).toEqual([['/root/slg-pub/gb2312-hanzi', '.public/gb2312-hanzi', true]]);
+    await withClaim.stop(instanceId);
+    await driver.start(instanceId, 0, { fileStorage: '12/bj-a', datasets: [{ name: 'gb2312-hanzi', source: '.public/gb2312-hanzi' }] });
+    expect(store()).toBeNull();
+    expect(mounted()).toEqual([]);
     expect([withClaim.mountsFileStorage, driver.mountsFileStorage]).toEqual([true, false]);
   });
 

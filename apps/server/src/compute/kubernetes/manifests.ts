@@ -1,10 +1,11 @@
-import { NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, DATA_DISK_MOUNT_PATH, FILE_STORAGE_MOUNT, SYSTEM_DISK_GB } from '@slg/shared';
+import { NO_GPU_CPU_CORES, NO_GPU_MEMORY_GB, DATA_DISK_MOUNT_PATH, datasetMountPath, FILE_STORAGE_MOUNT, SYSTEM_DISK_GB } from '@slg/shared';
 import { StatefulSet, type IStatefulSet } from 'kubernetes-models/apps/v1/StatefulSet';
 import { Job, type IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { PersistentVolumeClaim, type IPersistentVolumeClaim } from 'kubernetes-models/v1/PersistentVolumeClaim';
 import { Secret, type ISecret } from 'kubernetes-models/v1/Secret';
 import { Service, type IService } from 'kubernetes-models/v1/Service';
+import type { DatasetMount } from '../driver.js';
 import { INSTANCE_LABEL } from '../docker/engines.js';
 import { copyDataScript, envProfile, PROFILE_WRITE, SSHD_BESIDE_COMMAND, TOOLS_START, userEnv } from '../docker/machine-files.js';
 
@@ -14,7 +15,10 @@ export const GPU_RESOURCE = 'nvidia.com/gpu';
 /** The node label a pod is pinned by: the host id is the node's name. */
 export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
 export const MACHINE_CONTAINER = 'machine';
-/** The pod volume of the 文件存储: the ReadWriteMany claim (K8S_STORAGE_CLAIM), its store's sub-path at /root/slg-fs. */
+/**
+ * The pod volume of the 文件存储: the ReadWriteMany claim (K8S_STORAGE_CLAIM), its store's sub-path at
+ * /root/slg-fs, and each dataset's folder (its sub-path) read-only under /root/slg-pub.
+ */
 export const FILE_STORAGE_VOLUME = 'file-storage';
 const SECRET_MOUNT = '/etc/slg-secret';
 /** Which disk a claim is (`system` or `data`), beside the instance label. */
@@ -162,6 +166,8 @@ export interface MachineShape {
   run?: number;
   /** The 文件存储 at /root/slg-fs: the sub-path `key` of the ReadWriteMany claim `claim` (absent from shapes kept before it existed). */
   fileStorage?: { claim: string; key: string } | null;
+  /** The datasets under /root/slg-pub: sub-paths `source` of the same claim, read-only (absent from shapes kept before datasets). */
+  datasets?: { claim: string; mounts: DatasetMount[] } | null;
 }
 
 /** The machine: a StatefulSet of at most one pod, pinned to its node, with the data disk and the Secret mounted. */
@@ -174,6 +180,8 @@ export function statefulSetOf(shape: MachineShape): IStatefulSet {
   const command = shape.command ?? null;
   const env = userEnv(shape.env);
   const profile = envProfile(env);
+  // One volume of the claim serves the store and the datasets alike.
+  const storageClaim = shape.fileStorage?.claim ?? shape.datasets?.claim ?? null;
   return validated(
     new StatefulSet({
       metadata: { name: names.statefulSet, namespace: shape.namespace, labels: labelsOf(shape.instanceId) },
@@ -236,6 +244,7 @@ export function statefulSetOf(shape: MachineShape): IStatefulSet {
                   { name: 'data', mountPath: DATA_DISK_MOUNT_PATH },
                   { name: 'secret', mountPath: SECRET_MOUNT, readOnly: true },
                   ...(shape.fileStorage ? [{ name: FILE_STORAGE_VOLUME, mountPath: FILE_STORAGE_MOUNT, subPath: shape.fileStorage.key }] : []),
+                  ...(shape.datasets?.mounts ?? []).map((dataset) => ({ name: FILE_STORAGE_VOLUME, mountPath: datasetMountPath(dataset.name), subPath: dataset.source, readOnly: true })),
                 ],
                 readinessProbe: { tcpSocket: { port: 22 }, periodSeconds: 2 },
               },
@@ -244,7 +253,7 @@ export function statefulSetOf(shape: MachineShape): IStatefulSet {
               { name: 'system', persistentVolumeClaim: { claimName: shape.systemClaim } },
               { name: 'data', persistentVolumeClaim: { claimName: names.dataClaim } },
               { name: 'secret', secret: { secretName: names.secret, defaultMode: 0o400 } },
-              ...(shape.fileStorage ? [{ name: FILE_STORAGE_VOLUME, persistentVolumeClaim: { claimName: shape.fileStorage.claim } }] : []),
+              ...(storageClaim ? [{ name: FILE_STORAGE_VOLUME, persistentVolumeClaim: { claimName: storageClaim } }] : []),
               ...(shape.cloneFrom
                 ? [
                     { name: 'clone-system', persistentVolumeClaim: { claimName: shape.cloneFrom.systemClaim, readOnly: true } },

@@ -3,7 +3,7 @@ import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { hosts, publicImages, simImages, simMachines } from '../../db/schema/index.js';
 import { SimCopies } from './copies.js';
-import { DriverError, type ObservedCopy, type ComputeDriver, type ImageState, type MachineSpec, type MachineState, type ObservedImage, type ObservedMachine, DEFAULT_PUBLIC_PORT_RANGE } from '../driver.js';
+import { DriverError, type ObservedCopy, type ComputeDriver, type ImageState, type MachineMounts, type MachineSpec, type MachineState, type ObservedImage, type ObservedMachine, DEFAULT_PUBLIC_PORT_RANGE } from '../driver.js';
 
 export interface SimDriverOptions {
   db: Database;
@@ -107,6 +107,7 @@ export class SimDriver implements ComputeDriver {
         authorizedKeys: [...spec.authorizedKeys],
         command: spec.command ?? null,
         fileStorage: spec.fileStorage ?? null,
+        datasets: [...(spec.datasets ?? [])],
         // A fresh data disk holds a little already (caches, the user's first files): 1–5 GB; a clone's holds what its source's did.
         dataDiskUsedGb: source && spec.cloneFrom?.copyData ? source.dataDiskUsedGb : randomInt(1, 6),
         updatedAt: this.options.now(),
@@ -114,15 +115,15 @@ export class SimDriver implements ComputeDriver {
       .onConflictDoNothing();
   }
 
-  /** The store asked for is recorded (nothing to mount in a simulation) for the run this start begins. */
-  async start(instanceId: string, gpuNum: number, fileStorage: string | null): Promise<void> {
+  /** The store and datasets asked for are recorded (nothing to mount in a simulation) for the run this start begins. */
+  async start(instanceId: string, gpuNum: number, mounts: MachineMounts): Promise<void> {
     const machine = await this.machine(instanceId);
     if (!machine || machine.state === 'deleted' || machine.state === 'deleting') throw new DriverError('容器不存在', false);
     await this.assertHostWorks(machine.hostId);
     if (machine.state !== 'stopped') return;
     await this.db
       .update(simMachines)
-      .set({ state: 'starting', gpuNum, fileStorage, exitCode: null, readyAt: this.later(this.options.seconds.start), updatedAt: this.options.now() })
+      .set({ state: 'starting', gpuNum, fileStorage: mounts.fileStorage, datasets: [...mounts.datasets], exitCode: null, readyAt: this.later(this.options.seconds.start), updatedAt: this.options.now() })
       .where(and(eq(simMachines.instanceId, instanceId), eq(simMachines.state, 'stopped')));
   }
 
@@ -208,6 +209,7 @@ export class SimDriver implements ComputeDriver {
         ssh: { host: `${zoneId}.${this.options.sshHost}`, port: machine.sshPort },
         image: machine.imageId,
         fileStorage: machine.fileStorage,
+        ...(machine.state === 'running' ? { datasets: machine.datasets.map((dataset) => dataset.name) } : {}),
         ...(machine.state === 'stopped' && machine.exitCode !== null ? { exitCode: machine.exitCode } : {}),
       });
     }

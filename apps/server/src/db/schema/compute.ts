@@ -19,6 +19,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { users } from './accounts.js';
 import { cpuModels, gpuModels, zones } from './meta.js';
+import type { DatasetMount } from '../../compute/driver.js';
 
 const at = (name: string) => timestamp(name, { withTimezone: true });
 const createdAt = () => at('created_at').notNull().defaultNow();
@@ -192,6 +193,10 @@ export const instances = pgTable(
     exitCode: integer('exit_code'),
     /** Whether the machine's current run has the owner's 文件存储 of its region at `/root/slg-fs` (a store initialised later mounts at the next start). */
     fileStorageMounted: boolean('file_storage_mounted').notNull().default(false),
+    /** The shared datasets named at create or clone (mounted read-only under /root/slg-pub with the public ones at each start). */
+    datasetIds: jsonb('dataset_ids').$type<number[]>().notNull().default(sql`'[]'::jsonb`),
+    /** The dataset folders (relative to STORAGE_ROOT) the last create or power-on asked the machine to mount: a snapshot in use is never removed. */
+    datasetSources: jsonb('dataset_sources').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     /** When and why the deployment let the container go (its run and billing are over; the release follows). */
     endedAt: at('ended_at'),
     endReason: text('end_reason'),
@@ -277,6 +282,8 @@ export const simMachines = pgTable('sim_machines', {
   exitCode: integer('exit_code'),
   /** The 文件存储 (its key, `<ownerId>/<zoneId>`) the machine's current run has at `/root/slg-fs`. */
   fileStorage: varchar('file_storage', { length: 80 }),
+  /** The datasets the current run has under /root/slg-pub. */
+  datasets: jsonb('datasets').$type<DatasetMount[]>().notNull().default(sql`'[]'::jsonb`),
   /** What the data disk holds (GB): grows with use in the simulation, and is what a shrink may not go below. */
   dataDiskUsedGb: integer('data_disk_used_gb').notNull().default(0),
   updatedAt: updatedAt(),
@@ -309,6 +316,8 @@ export const dockerMachines = pgTable(
     env: jsonb('env').$type<Record<string, string>>(),
     /** The 文件存储 (its key, `<ownerId>/<zoneId>`) bound at `/root/slg-fs` into the current container; a start with another recreates it. */
     fileStorage: varchar('file_storage', { length: 80 }),
+    /** The datasets bound read-only under /root/slg-pub into the current container; a start with others recreates it. */
+    datasets: jsonb('datasets').$type<DatasetMount[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, bigserial, check, index, integer, pgTable, smallint, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, check, index, integer, jsonb, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import type { DatasetStatus } from '@slg/shared';
 import { users } from './accounts.js';
 import { zones } from './meta.js';
 
@@ -51,4 +52,65 @@ export const fileStorages = pgTable(
     index('file_storages_live_idx').on(t.billedUntil).where(sql`${t.deletedAt} is null`),
     check('file_storages_quota', sql`${t.quotaGb} between 1 and 2048`),
   ],
+);
+
+/**
+ * 数据集: a folder mounted read-only at `/root/slg-pub/<name>` in instances. PUBLIC ones the operator
+ * curates (their folder is `.public/<name>` under STORAGE_ROOT, mounted in every instance); SHARED ones a
+ * user shares from a folder of their 文件存储: the folder is copied (`snapshot`, `.datasets/<uuid>`) so
+ * later changes to it do not leak, and the operator reviews it (IN_REVIEW → PASS or REJECTED) before
+ * anyone else sees it. Deleted ones keep their row (`deleted_at`); their snapshot goes when no machine has it.
+ */
+export const datasets = pgTable(
+  'datasets',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: varchar('kind', { length: 8 }).$type<'PUBLIC' | 'SHARED'>().notNull(),
+    /** The main account that shared it (null for public datasets). */
+    ownerId: bigint('owner_id', { mode: 'number' }).references(() => users.id),
+    creatorId: bigint('creator_id', { mode: 'number' }).references(() => users.id),
+    name: varchar('name', { length: 64 }).notNull(),
+    description: text('description').notNull().default(''),
+    tags: jsonb('tags').$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    license: varchar('license', { length: 32 }),
+    /** The folder it was taken from (shared: the store's region and the path in it). */
+    zoneId: varchar('zone_id', { length: 32 }).references(() => zones.id),
+    sourcePath: text('source_path'),
+    /** Its files, relative to STORAGE_ROOT. */
+    snapshot: varchar('snapshot', { length: 128 }).notNull(),
+    sizeBytes: bigint('size_bytes', { mode: 'number' }).notNull().default(0),
+    fileCount: integer('file_count').notNull().default(0),
+    status: varchar('status', { length: 16 }).$type<DatasetStatus>().notNull(),
+    rejectReason: text('reject_reason'),
+    reviewerId: bigint('reviewer_id', { mode: 'number' }).references(() => users.id),
+    reviewedAt: at('reviewed_at'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+    deletedAt: at('deleted_at'),
+  },
+  (t) => [
+    // Names are unique per owner (40026) and among public datasets; a deleted one frees its name.
+    uniqueIndex('datasets_owner_name_key').on(t.ownerId, t.name).where(sql`${t.deletedAt} is null and ${t.kind} = 'SHARED'`),
+    uniqueIndex('datasets_public_name_key').on(t.name).where(sql`${t.deletedAt} is null and ${t.kind} = 'PUBLIC'`),
+    // The lists: PASS shared ones newest first, the review queue, one owner's own.
+    index('datasets_listed_idx').on(t.kind, t.status, t.id).where(sql`${t.deletedAt} is null`),
+    index('datasets_owner_idx').on(t.ownerId, t.id).where(sql`${t.deletedAt} is null`),
+    check('datasets_kind', sql`${t.kind} in ('PUBLIC', 'SHARED')`),
+    check('datasets_status', sql`${t.status} in ('IN_REVIEW', 'PASS', 'REJECTED')`),
+  ],
+);
+
+/** A user's favourite datasets (idempotent: the primary key). */
+export const datasetFavorites = pgTable(
+  'dataset_favorites',
+  {
+    userId: bigint('user_id', { mode: 'number' })
+      .notNull()
+      .references(() => users.id),
+    datasetId: bigint('dataset_id', { mode: 'number' })
+      .notNull()
+      .references(() => datasets.id),
+    createdAt: at('created_at').notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.datasetId] }), index('dataset_favorites_dataset_idx').on(t.datasetId)],
 );

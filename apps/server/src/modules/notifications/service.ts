@@ -25,6 +25,7 @@ export const NOTIFICATION_KINDS = {
   FILE_STORAGE_WRITES_BLOCKED: { sms: 'storage_arrears' },
   FILE_STORAGE_DELETION_REMINDER: { sms: 'storage_arrears' },
   FILE_STORAGE_DELETED: { sms: null },
+  DATASET_REVIEWED: { sms: null },
 } as const satisfies Record<string, { sms: SmsNoticeKind | null }>;
 export type NotificationKind = keyof typeof NOTIFICATION_KINDS;
 

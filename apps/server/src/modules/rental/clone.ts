@@ -26,6 +26,8 @@ export interface CloneInput {
   copyData: boolean;
   /** Release the source once the clone runs: a move to another host. */
   releaseSource?: boolean | undefined;
+  /** The clone's shared datasets; absent: the source's (those still usable). */
+  datasetIds?: readonly number[] | undefined;
 }
 
 /** `clone` keeps to the source's region and may carry the data disk; `clone/v2` crosses regions with the system disk only. */

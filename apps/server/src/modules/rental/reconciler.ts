@@ -9,10 +9,11 @@ import { openRootPassword } from './password.js';
 import { hourlyRateFen } from './pricing.js';
 import { priceSourceOf } from './views.js';
 import { authorizedKeysByCreator } from '../ssh-keys/repository.js';
-import { DriverError, type MachineSpec, type ObservedImage, type ObservedMachine } from '../../compute/driver.js';
+import { DriverError, type MachineMounts, type MachineSpec, type ObservedImage, type ObservedMachine } from '../../compute/driver.js';
 import { gpusKeptWhenOff, RUNNING_STATUSES } from './state-machine.js';
 import { beginRelease, OPERATIONS } from './lifecycle.js';
 import { fileStorageFor, liveFileStorageKeys } from './file-storage.js';
+import { datasetCatalogue, datasetMountsFor, type DatasetCatalogue } from '../datasets/mounts.js';
 
 export interface ReconcilerOptions {
   /** Instances taken per pass. */
@@ -30,6 +31,8 @@ interface PassContext {
   keysByCreator: ReadonlyMap<number, string[]>;
   /** Keys (`<ownerId>/<zoneId>`) of the live stores of the owners whose machines this pass creates or starts. */
   fileStorages: ReadonlySet<string>;
+  /** The datasets those machines may mount (public ones and the shared ones they named). */
+  datasets: DatasetCatalogue;
 }
 
 type Outcome =
@@ -89,13 +92,11 @@ export class Reconciler {
       claimed.filter((instance) => instance.operation === 'create').map((instance) => instance.creatorId),
     );
     // The 文件存储 of every machine this pass creates or starts, in one query: a start mounts the store its owner has now.
-    const fileStorages = this.deps.compute.driver.mountsFileStorage
-      ? await liveFileStorageKeys(
-          this.db,
-          claimed.filter((instance) => instance.operation === 'create' || instance.operation === 'power_on'),
-        )
-      : new Set<string>();
-    const context: PassContext = { keysByCreator, fileStorages };
+    const starting = claimed.filter((instance) => instance.operation === 'create' || instance.operation === 'power_on');
+    const mounts = this.deps.compute.driver.mountsFileStorage;
+    const fileStorages = mounts ? await liveFileStorageKeys(this.db, starting) : new Set<string>();
+    const datasets = mounts && starting.length > 0 ? await datasetCatalogue(this.db, starting) : { publicMounts: [], shared: new Map() };
+    const context: PassContext = { keysByCreator, fileStorages, datasets };
     let finished = 0;
     for (const instance of claimed) {
       if (await this.drive(instance, context)) finished += 1;
@@ -103,7 +104,7 @@ export class Reconciler {
     return finished;
   }
 
-  private async specOf(instance: InstanceRow, authorizedKeys: string[], fileStorage: string | null): Promise<MachineSpec> {
+  private async specOf(instance: InstanceRow, authorizedKeys: string[], mounts: MachineMounts): Promise<MachineSpec> {
     const [host] = await this.db.select({ cpuPerGpu: hosts.cpuPerGpu, memoryGbPerGpu: hosts.memoryGbPerGpu }).from(hosts).where(eq(hosts.id, instance.hostId));
     const gpuNum = instance.operationMode === 'nogpu' ? 0 : instance.gpuNum;
     return {
@@ -117,7 +118,7 @@ export class Reconciler {
       dataDiskGb: instance.dataDiskGb,
       rootPassword: openRootPassword(this.deps.config.jwtSecret, instance.rootPasswordEnc),
       authorizedKeys,
-      fileStorage,
+      ...mounts,
       ...(instance.deploymentRowId !== null ? { command: instance.command, env: instance.env ?? {} } : {}),
       ...(instance.cloneSourceRowId ? { cloneFrom: { instanceId: await this.instanceIdOf(instance.cloneSourceRowId), copyData: instance.cloneCopyData } } : {}),
     };
@@ -162,9 +163,16 @@ export class Reconciler {
     const imageRef = operation === 'reset' || operation === 'save_image' ? await this.imageRefOf(instance.operationArg ?? '') : null;
     if ((operation === 'reset' || operation === 'save_image') && imageRef === null) return { kind: 'failed', reason: '镜像不存在', unreachable: false };
     try {
-      const fileStorage = fileStorageFor(instance, context.fileStorages);
-      if (operation === 'create') await driver.create(await this.specOf(instance, context.keysByCreator.get(instance.creatorId) ?? [], fileStorage));
-      if (operation === 'power_on') await driver.start(instance.instanceId, instance.operationMode === 'nogpu' ? 0 : instance.gpuNum, fileStorage);
+      if (operation === 'create' || operation === 'power_on') {
+        const mounts: MachineMounts = { fileStorage: fileStorageFor(instance, context.fileStorages), datasets: datasetMountsFor(instance, context.datasets) };
+        // Recorded before the machine is asked: a snapshot a machine may have is never cleaned up.
+        const sources = mounts.datasets.map((mount) => mount.source);
+        if (sources.join('\n') !== instance.datasetSources.join('\n')) {
+          await this.db.update(instances).set({ datasetSources: sources }).where(eq(instances.id, instance.id));
+        }
+        if (operation === 'create') await driver.create(await this.specOf(instance, context.keysByCreator.get(instance.creatorId) ?? [], mounts));
+        else await driver.start(instance.instanceId, instance.operationMode === 'nogpu' ? 0 : instance.gpuNum, mounts);
+      }
       if (operation === 'power_off') await driver.stop(instance.instanceId);
       if (operation === 'release') await driver.destroy(instance.instanceId);
       if (operation === 'reset' && imageRef) await driver.reinstall(instance.instanceId, imageRef, instance.operationStartedAt ?? this.deps.now());

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
+  DATASETS_PER_INSTANCE_MAX,
   GPU_MODES,
   INSTANCE_NAME_MESSAGE,
   INSTANCE_NAME_PATTERN,
@@ -53,6 +54,11 @@ export const gpuNumField = z
 export const chargingRuleField = z
   .number({ error: (issue) => (issue.input === undefined ? '请选择计费方式' : '计费方式不正确') })
   .int('计费方式不正确');
+const datasetIdsField = z
+  .array(z.number({ error: '数据集ID必须是整数' }).int('数据集ID必须是整数').positive('数据集ID必须是正整数'), { error: 'datasetIds 必须是数据集ID的数组' })
+  .max(DATASETS_PER_INSTANCE_MAX, `一个实例最多挂载${DATASETS_PER_INSTANCE_MAX}个共享数据集`)
+  .optional()
+  .describe('挂载的共享数据集（只读，位于 /root/slg-pub/<名称>；公开数据集总会挂载）');
 const imageIdField = text('镜像').min(1, '请选择镜像').max(96, '镜像ID过长');
 const nameField = text('实例名称').trim().regex(INSTANCE_NAME_PATTERN, INSTANCE_NAME_MESSAGE);
 // Checked against the package's counts where it means something (chargingOf); pay-as-you-go ignores it.
@@ -163,6 +169,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
           name: nameField.optional(),
           voucherId: voucherField,
           autoRenew: z.boolean({ error: 'autoRenew 必须是 true 或 false' }).optional().describe('包日、包周、包月到期时从余额自动续费'),
+          datasetIds: datasetIdsField,
         }),
         response: { 200: envelopeOf(createdInstanceSchema), ...errors },
       },
@@ -321,6 +328,7 @@ export const rentalRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (app
     autoRenew: z.boolean({ error: 'autoRenew 必须是 true 或 false' }).optional(),
     copyData: z.boolean({ error: 'copyData 必须是 true 或 false' }).default(false).describe('同时复制数据盘（仅同地区）'),
     releaseSource: z.boolean({ error: 'releaseSource 必须是 true 或 false' }).optional().describe('迁移：新实例运行后释放源实例（须同地区、复制数据盘、按量计费）'),
+    datasetIds: datasetIdsField.describe('挂载的共享数据集；不传则沿用源实例的（仍可用的）'),
   });
   const cloneRoutes: { path: string; scope: CloneScope; what: string }[] = [
     { path: '/rental/clone', scope: 'same_region', what: '克隆实例（同地区，可复制数据盘；releaseSource 为迁移）' },

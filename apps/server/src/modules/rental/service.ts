@@ -1,4 +1,5 @@
 import { rentedBy } from './scope.js';
+import { usableDatasetIds } from '../datasets/mounts.js';
 import { randomInt, randomUUID } from 'node:crypto';
 import { and, count, desc, eq, gte, ilike, isNull, sql, sum, type SQL } from 'drizzle-orm';
 import {
@@ -59,6 +60,8 @@ export interface CreateInstanceInput {
   name?: string | undefined;
   voucherId?: number | null | undefined;
   autoRenew?: boolean | undefined;
+  /** Shared datasets mounted read-only at /root/slg-pub/<name> (public ones always are). */
+  datasetIds?: readonly number[] | undefined;
 }
 
 export interface PrepayInput {
@@ -417,6 +420,9 @@ export class RentalService {
       throw new AppError('VALIDATION', `镜像需要 CUDA ${image.cuda}，该主机驱动最高支持 CUDA ${found.host.cudaVersion}，请选择 CUDA 版本不高于 ${found.host.cudaVersion} 的镜像或其他主机`);
     }
 
+    // A clone that names none inherits its source's that are still usable.
+    const datasetIds = await usableDatasetIds(tx, principal, input.datasetIds ?? clone?.source.datasetIds ?? [], input.datasetIds === undefined);
+
     const now = this.deps.now();
     const source = priceSourceOf(found.host, found.modelPricePerHourFen);
     const hourly = hourlyRateFen(source, input.gpuNum, 'gpu', this.deps.config.compute.noGpuPriceFen);
@@ -446,6 +452,7 @@ export class RentalService {
       cloneSourceRowId: clone?.source.id ?? null,
       cloneCopyData: clone?.copyData ?? false,
       cloneReleasesSource: clone?.releasesSource ?? false,
+      datasetIds,
       status: 'CreationStarted',
       ...beginOperation('create', now, { mode: 'gpu' }),
       rootPasswordEnc: sealRootPassword(this.deps.config.jwtSecret, password),

@@ -1,7 +1,10 @@
 import { Readable } from 'node:stream';
+import type { Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorCodes, FILE_STORAGE_MAX_QUOTA_GB } from '@slg/shared';
+import { ErrorCodes, FILE_STORAGE_MAX_QUOTA_GB, LISTING_DEFAULT_PAGE_SIZE, LISTING_MAX_PAGE_SIZE } from '@slg/shared';
 import { AppError } from '../../core/errors.js';
 import { fileStorageSchema, storageEntrySchema, storageListingSchema } from '@slg/shared/views/storage';
 import type { AppDeps } from '../../deps.js';
@@ -9,10 +12,10 @@ import { principalOf, requireAuthority } from '../../http/auth.js';
 import { emptyEnvelope, envelopeOf, errorEnvelope, failure, ok } from '../../http/envelope.js';
 import { text } from '../../http/fields.js';
 import { pathProblem, type PathUse } from './paths.js';
-import { FileStorageService, MAX_UPLOAD_BYTES } from './service.js';
+import { FileStorageService, MAX_UPLOAD_BYTES, type ListingPage } from './service.js';
 import { TUS_ID_PATTERN, TusUploads } from './tus.js';
 
-const errors = {
+export const storageErrors = {
   400: errorEnvelope,
   401: errorEnvelope,
   403: errorEnvelope,
@@ -24,10 +27,22 @@ const errors = {
   503: errorEnvelope,
 };
 
-const zoneIdField = text('地区').regex(/^[a-z0-9][a-z0-9-]{0,31}$/, '地区ID格式不正确');
+/** Optional paging of a listing: with `page` or `pageSize` only that page is listed (and stated). */
+export const listingPageQuery = z.object({
+  page: z.coerce.number({ error: '页码必须是数字' }).int('页码必须是整数').min(1, '页码从1开始').optional(),
+  pageSize: z.coerce.number({ error: '每页条数必须是数字' }).int('每页条数必须是整数').min(1, '每页条数至少为1').max(LISTING_MAX_PAGE_SIZE, `每页条数不能超过${LISTING_MAX_PAGE_SIZE}`).optional(),
+});
+
+/** The paging a listing query asks for, if any. */
+export function listingPageOf(query: z.infer<typeof listingPageQuery>): ListingPage | undefined {
+  if (query.page === undefined && query.pageSize === undefined) return undefined;
+  return { page: query.page ?? 1, pageSize: query.pageSize ?? LISTING_DEFAULT_PAGE_SIZE };
+}
+
+export const zoneIdField = text('地区').regex(/^[a-z0-9][a-z0-9-]{0,31}$/, '地区ID格式不正确');
 
 /** A store path (see paths.ts): its rules checked here, so bad paths are refused at validation. */
-function pathField(label: string, use: PathUse) {
+export function pathField(label: string, use: PathUse) {
   return text(label)
     .max(8192, `${label}过长`)
     .superRefine((value, context) => {
@@ -76,6 +91,44 @@ export function parseRange(header: string | undefined, size: number): { start: n
   return { start, end: last === '' ? size - 1 : Math.min(Number(last), size - 1) };
 }
 
+/**
+ * Sends an opened file as a download: attachment, nosniff, no caching, ETag and Last-Modified, one
+ * byte range (206; 416 beyond the end; `If-Range` with another ETag sends the whole file).
+ */
+export async function sendDownload(request: FastifyRequest, reply: FastifyReply, opened: { handle: FileHandle; stats: Stats; name: string }): Promise<FastifyReply> {
+  const { handle, stats, name } = opened;
+  try {
+    const etag = `"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
+    const ifRange = request.headers['if-range'];
+    const range = ifRange === undefined || ifRange === etag ? parseRange(request.headers.range, stats.size) : null;
+    void reply
+      .header('content-type', 'application/octet-stream')
+      .header('content-disposition', attachmentDisposition(name))
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', 'private, no-store')
+      .header('accept-ranges', 'bytes')
+      .header('etag', etag)
+      .header('last-modified', stats.mtime.toUTCString());
+    if (range === 'unsatisfiable') {
+      await handle.close();
+      return reply
+        .status(416)
+        .header('content-range', `bytes */${stats.size}`)
+        .type('application/json; charset=utf-8')
+        .send(failure(ErrorCodes.VALIDATION.code, `请求的范围超出文件大小（${stats.size} 字节）`));
+    }
+    if (range) {
+      void reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${stats.size}`).header('content-length', String(range.end - range.start + 1));
+      return reply.send(handle.createReadStream({ start: range.start, end: range.end }));
+    }
+    void reply.header('content-length', String(stats.size));
+    return reply.send(stats.size === 0 ? (await handle.close(), Buffer.alloc(0)) : handle.createReadStream());
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    throw error;
+  }
+}
+
 /** The request body as the raw scope's parser left it: the stream (an empty one when no body came). */
 function bodyStream(body: unknown): Readable {
   return body instanceof Readable ? body : Readable.from([]);
@@ -91,13 +144,13 @@ export const storageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
 
   app.get(
     '/storage',
-    { ...guarded, schema: { tags, summary: '某地区的文件存储：是否已初始化、用量、配额、价格', querystring: z.object({ zoneId: zoneIdField }), response: { 200: envelopeOf(fileStorageSchema), ...errors } } },
+    { ...guarded, schema: { tags, summary: '某地区的文件存储：是否已初始化、用量、配额、价格', querystring: z.object({ zoneId: zoneIdField }), response: { 200: envelopeOf(fileStorageSchema), ...storageErrors } } },
     async (request) => ok(await storage.view(principalOf(request), request.query.zoneId)),
   );
 
   app.get(
     '/storage/list',
-    { ...guarded, schema: { tags, summary: '每个开放地区的文件存储（含未初始化的地区），用于切换地区', response: { 200: envelopeOf(z.array(fileStorageSchema)), ...errors } } },
+    { ...guarded, schema: { tags, summary: '每个开放地区的文件存储（含未初始化的地区），用于切换地区', response: { 200: envelopeOf(z.array(fileStorageSchema)), ...storageErrors } } },
     async (request) => ok(await storage.list(principalOf(request))),
   );
 
@@ -109,7 +162,7 @@ export const storageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
         tags,
         summary: '初始化某地区的文件存储（免费，订单 NEW_STORAGE；已初始化时返回现有存储）：该地区的实例与容器在 /root/slg-fs 看到它',
         body: z.object({ zoneId: zoneIdField }),
-        response: { 200: envelopeOf(fileStorageSchema), ...errors },
+        response: { 200: envelopeOf(fileStorageSchema), ...storageErrors },
       },
     },
     async (request) => ok(await storage.init(principalOf(request), request.body.zoneId)),
@@ -123,7 +176,7 @@ export const storageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
         tags,
         summary: `设置配额（1–${FILE_STORAGE_MAX_QUOTA_GB} GB，不能低于已用容量）：超过配额的上传在写入前被拒绝`,
         body: z.object({ zoneId: zoneIdField, quotaGb: quotaField }),
-        response: { 200: envelopeOf(fileStorageSchema), ...errors },
+        response: { 200: envelopeOf(fileStorageSchema), ...storageErrors },
       },
     },
     async (request) => ok(await storage.setQuota(principalOf(request), request.body.zoneId, request.body.quotaGb)),
@@ -135,12 +188,12 @@ export const storageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
       ...guarded,
       schema: {
         tags,
-        summary: '列出文件夹：文件夹在前，再按名称排序',
-        querystring: z.object({ zoneId: zoneIdField, path: pathField('路径', 'existing').default('/') }),
-        response: { 200: envelopeOf(storageListingSchema), ...errors },
+        summary: '列出文件夹：文件夹在前，再按名称排序（给出 page 或 pageSize 时分页）',
+        querystring: listingPageQuery.extend({ zoneId: zoneIdField, path: pathField('路径', 'existing').default('/') }),
+        response: { 200: envelopeOf(storageListingSchema), ...storageErrors },
       },
     },
-    async (request) => ok(await storage.listFiles(principalOf(request), request.query.zoneId, request.query.path)),
+    async (request) => ok(await storage.listFiles(principalOf(request), request.query.zoneId, request.query.path, listingPageOf(request.query))),
   );
 
   app.post(
@@ -151,7 +204,7 @@ export const storageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
         tags,
         summary: '新建文件夹（缺少的上级文件夹一并创建；同名已存在时 40026）',
         body: z.object({ zoneId: zoneIdField, path: pathField('文件夹路径', 'create') }),
-        response: { 200: envelopeOf(storageEntrySchema), ...errors },
+        response: { 200: envelopeOf(storageEntrySchema), ...storageErrors },
       },
     },
     async (request) => ok(await storage.makeDir(principalOf(request), request.body.zoneId, request.body.path)),
@@ -165,7 +218,7 @@ export const storageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
         tags,
         summary: '重命名或移动文件、文件夹（目标文件夹须已存在；目标已存在时 40026）',
         body: z.object({ zoneId: zoneIdField, from: pathField('原路径', 'existing'), to: pathField('新路径', 'create') }),
-        response: { 200: emptyEnvelope, ...errors },
+        response: { 200: emptyEnvelope, ...storageErrors },
       },
     },
     async (request) => {
@@ -182,7 +235,7 @@ export const storageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
         tags,
         summary: '删除文件或文件夹（连同其中全部内容；符号链接只删除链接本身；不能删除根目录）',
         querystring: z.object({ zoneId: zoneIdField, path: pathField('路径', 'existing') }),
-        response: { 200: emptyEnvelope, ...errors },
+        response: { 200: emptyEnvelope, ...storageErrors },
       },
     },
     async (request) => {
@@ -202,39 +255,7 @@ export const storageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
         querystring: z.object({ zoneId: zoneIdField, path: pathField('文件路径', 'existing') }),
       },
     },
-    async (request, reply) => {
-      const { handle, stats, name } = await storage.openDownload(principalOf(request), request.query.zoneId, request.query.path);
-      try {
-        const etag = `"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`;
-        const ifRange = request.headers['if-range'];
-        const range = ifRange === undefined || ifRange === etag ? parseRange(request.headers.range, stats.size) : null;
-        void reply
-          .header('content-type', 'application/octet-stream')
-          .header('content-disposition', attachmentDisposition(name))
-          .header('x-content-type-options', 'nosniff')
-          .header('cache-control', 'private, no-store')
-          .header('accept-ranges', 'bytes')
-          .header('etag', etag)
-          .header('last-modified', stats.mtime.toUTCString());
-        if (range === 'unsatisfiable') {
-          await handle.close();
-          return reply
-            .status(416)
-            .header('content-range', `bytes */${stats.size}`)
-            .type('application/json; charset=utf-8')
-            .send(failure(ErrorCodes.VALIDATION.code, `请求的范围超出文件大小（${stats.size} 字节）`));
-        }
-        if (range) {
-          void reply.status(206).header('content-range', `bytes ${range.start}-${range.end}/${stats.size}`).header('content-length', String(range.end - range.start + 1));
-          return reply.send(handle.createReadStream({ start: range.start, end: range.end }));
-        }
-        void reply.header('content-length', String(stats.size));
-        return reply.send(stats.size === 0 ? (await handle.close(), Buffer.alloc(0)) : handle.createReadStream());
-      } catch (error) {
-        await handle.close().catch(() => undefined);
-        throw error;
-      }
-    },
+    async (request, reply) => sendDownload(request, reply, await storage.openDownload(principalOf(request), request.query.zoneId, request.query.path)),
   );
 
   // Raw bodies: PUT /storage/file and tus. Every content type is passed on unread as the request
@@ -255,7 +276,7 @@ export const storageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
           consumes: ['application/octet-stream'],
           querystring: z.object({ zoneId: zoneIdField, path: pathField('文件路径', 'create') }),
           headers: z.looseObject({ 'content-length': byteCount('Content-Length') }),
-          response: { 200: envelopeOf(storageEntrySchema), ...errors },
+          response: { 200: envelopeOf(storageEntrySchema), ...storageErrors },
         },
       },
       async (request) => {
@@ -281,7 +302,7 @@ export const storageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
             'upload-defer-length': z.never({ error: '不支持延后声明文件大小（Upload-Defer-Length），请给出 Upload-Length' }).optional(),
             'upload-concat': z.never({ error: '不支持并行分段上传（Upload-Concat）' }).optional(),
           }),
-          response: { 201: z.null().describe('已创建，Location 为上传地址'), ...errors },
+          response: { 201: z.null().describe('已创建，Location 为上传地址'), ...storageErrors },
         },
       },
       async (request, reply) => {
@@ -307,7 +328,7 @@ export const storageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
           summary: 'tus：从 Upload-Offset 处继续上传（Content-Type: application/offset+octet-stream）；最后一块到达时文件移入目标文件夹（同名文件被替换）',
           params: tusIdParams,
           headers: z.looseObject({ ...tusHeaders, 'upload-offset': byteCount('Upload-Offset') }),
-          response: { 204: z.null().describe('已写入，Upload-Offset 为新的偏移量'), ...errors },
+          response: { 204: z.null().describe('已写入，Upload-Offset 为新的偏移量'), ...storageErrors },
         },
       },
       async (request, reply) => uploads.append(request, reply, principalOf(request), request.params.id),
@@ -323,7 +344,7 @@ export const storageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
           summary: 'tus：放弃一个未完成的上传（已预留的配额归还）',
           params: tusIdParams,
           headers: z.looseObject(tusHeaders),
-          response: { 204: z.null().describe('已放弃'), ...errors },
+          response: { 204: z.null().describe('已放弃'), ...storageErrors },
         },
       },
       async (request, reply) => uploads.terminate(request, reply, principalOf(request), request.params.id),

@@ -174,11 +174,9 @@ export class FileStorageService {
     return this.viewOf(await this.zone(zoneId), updated);
   }
 
-  async listFiles(principal: Principal, zoneId: string, path: string): Promise<StorageListingView> {
+  async listFiles(principal: Principal, zoneId: string, path: string, paging?: ListingPage): Promise<StorageListingView> {
     const store = await this.storeOf(principal, zoneId);
-    const segments = parseStorePath(path, 'existing');
-    const { items, truncated } = await (await this.tree(store)).list(segments);
-    return truncated ? { items, truncated } : { items };
+    return listingOf(await this.tree(store), path, paging);
   }
 
   async makeDir(principal: Principal, zoneId: string, path: string): Promise<StorageEntryView> {
@@ -295,6 +293,20 @@ export class FileStorageService {
       throw error;
     }
   }
+}
+
+/** A page of a listing (`page` from 1). */
+export interface ListingPage {
+  page: number;
+  pageSize: number;
+}
+
+/** A folder's listing: one page of it (only that page's entries stated), or the whole folder up to MAX_LISTED_ENTRIES. */
+export async function listingOf(tree: StoreTree, path: string, paging: ListingPage | undefined): Promise<StorageListingView> {
+  const segments = parseStorePath(path, 'existing');
+  if (paging) return { ...(await tree.listPage(segments, paging.page, paging.pageSize)), ...paging };
+  const { items, truncated } = await tree.list(segments);
+  return truncated ? { items, truncated } : { items };
 }
 
 /** Streams `body` into a new file, refusing more than `length` bytes, and syncs it; returns the bytes written. */

@@ -6,6 +6,7 @@
  */
 import { mkdtemp, mkdir, readdir, readFile, rm, stat, symlink, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -273,6 +274,29 @@ describe('files', () => {
     expect((await list(main)).body.result.items.map((item) => item.name)).toEqual(['deep']);
     // Deletions come off the usage at once.
     expect((await view(main)).usedBytes).toBe(4 + 5);
+  });
+
+  it('lists one page at a time in the same order as the whole listing, stating only that page', async () => {
+    const account = await mainAccount();
+    await init(account);
+    const folder = join(dirOf(account.userId), 'paged');
+    await mkdir(join(folder, 'z-dir'), { recursive: true });
+    await mkdir(join(folder, '中文目录'));
+    for (const name of ['b.txt', 'a10.txt', 'a2.txt', '数据.csv']) await writeFile(join(folder, name), name);
+    await symlink('/etc/passwd', join(folder, 'link'));
+    execFileSync('mkfifo', [join(folder, 'pipe')]);
+    const whole = (await list(account, '/paged')).body.result.items.map((item) => item.name);
+    expect(whole).toEqual(['z-dir', '中文目录', 'a2.txt', 'a10.txt', 'b.txt', 'link', '数据.csv']);
+    const pageOf = async (page: number, pageSize: number) =>
+      (await call<StorageListingView>(t.app, { method: 'GET', url: `/api/v1/storage/files?${q({ zoneId: ZONE, path: '/paged', page: String(page), pageSize: String(pageSize) })}`, token: account.token })).body.result;
+    const pages = await Promise.all([1, 2, 3].map((page) => pageOf(page, 3)));
+    expect(pages.flatMap((page) => page.items.map((item) => item.name))).toEqual(whole);
+    expect(pages[0]).toMatchObject({ total: 7, page: 1, pageSize: 3 });
+    expect(pages[1]?.items.find((item) => item.name === 'a10.txt')).toMatchObject({ type: 'file', size: 7 });
+    expect(pages[2]?.items.map((item) => [item.name, item.size])).toEqual([['数据.csv', 10]]);
+    expect(pages[0]?.items[0]).toMatchObject({ name: 'z-dir', type: 'dir', size: 0 });
+    expect((await pageOf(5, 3)).items).toEqual([]);
+    expect((await call(t.app, { method: 'GET', url: `/api/v1/storage/files?${q({ zoneId: ZONE, path: '/paged', pageSize: '5000' })}`, token: account.token })).status).toBe(400);
   });
 
   it('downloads with Content-Disposition, nosniff and Range', async () => {

@@ -25,9 +25,9 @@ import { AppError } from '../../core/errors.js';
  * checks are the `realpath` ones only.
  */
 
-const PROC_FD = '/proc/self/fd';
+export const PROC_FD = '/proc/self/fd';
 let procFd: boolean | undefined;
-function hasProcFd(): boolean {
+export function hasProcFd(): boolean {
   procFd ??= existsSync(PROC_FD);
   return procFd;
 }
@@ -37,8 +37,8 @@ export const MAX_TREE_DEPTH = 256;
 /** A listing stops here (`truncated`); a folder this large is for the instance's shell, not the console. */
 export const MAX_LISTED_ENTRIES = 10_000;
 
-const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK;
-const FILE_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
+export const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK;
+export const FILE_FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 export interface TreeEntry {
   name: string;
@@ -52,7 +52,7 @@ const errno = (error: unknown): string | undefined => (error as NodeJS.ErrnoExce
 export const OUTSIDE_MESSAGE = '该路径经符号链接指向文件存储之外，已拒绝访问';
 const notFound = (what = '文件或文件夹') => new AppError('NOT_FOUND', `${what}不存在`);
 const outside = () => new AppError('FORBIDDEN', OUTSIDE_MESSAGE);
-const tooDeep = () => new AppError('VALIDATION', `文件夹层级过深（超过${MAX_TREE_DEPTH}层），请在实例中处理`);
+export const tooDeep = () => new AppError('VALIDATION', `文件夹层级过深（超过${MAX_TREE_DEPTH}层），请在实例中处理`);
 
 /** A folder held open; `path` reaches it through the open descriptor (or, without /proc, its real path). */
 export class OpenDir {
@@ -257,6 +257,42 @@ export class StoreTree {
     }
   }
 
+  /**
+   * One page of a folder, in the order of `list`, stating only the entries on the page: the type of
+   * every entry (to sort folders first) comes from the folder itself (`d_type`), so a folder of any
+   * size costs one readdir, one sort and `pageSize` lstat calls. `total` counts what the folder lists.
+   */
+  async listPage(segments: readonly string[], page: number, pageSize: number): Promise<{ items: TreeEntry[]; total: number }> {
+    const dir = await this.openDir(segments);
+    try {
+      const entries: Pick<TreeEntry, 'name' | 'type'>[] = [];
+      for (const dirent of await readdir(dir.path, { withFileTypes: true })) {
+        let type: TreeEntry['type'] | null = dirent.isDirectory() ? 'dir' : dirent.isFile() || dirent.isSymbolicLink() ? 'file' : null;
+        if (type === null && !dirent.isFIFO() && !dirent.isSocket() && !dirent.isBlockDevice() && !dirent.isCharacterDevice()) {
+          // A filesystem that does not say (DT_UNKNOWN): ask.
+          const stats = lstatSync(dir.entry(dirent.name), { throwIfNoEntry: false });
+          type = stats?.isDirectory() ? 'dir' : stats?.isFile() || stats?.isSymbolicLink() ? 'file' : null;
+        }
+        if (type) entries.push({ name: dirent.name, type });
+      }
+      entries.sort(compareEntries);
+      const items: TreeEntry[] = [];
+      for (const entry of entries.slice((page - 1) * pageSize, page * pageSize)) {
+        let stats: Stats | undefined;
+        try {
+          stats = lstatSync(dir.entry(entry.name), { throwIfNoEntry: false });
+        } catch (error) {
+          rethrow(error);
+        }
+        if (!stats) continue;
+        items.push({ name: entry.name, type: entry.type, size: entry.type === 'dir' || stats.isSymbolicLink() ? 0 : stats.size, modifiedAt: stats.mtime.toISOString() });
+      }
+      return { items, total: entries.length };
+    } finally {
+      await dir.close();
+    }
+  }
+
   /** A regular file opened for reading (following symlinks that stay inside), with its stats. */
   async openFile(segments: readonly string[]): Promise<{ handle: FileHandle; stats: Stats }> {
     if (segments.length === 0) throw new AppError('VALIDATION', '请指定要下载的文件');
@@ -392,7 +428,7 @@ const collator = new Intl.Collator('zh-CN', { numeric: true });
 const asciiFirst = (name: string) => (name.charCodeAt(0) < 0x80 ? 0 : 1);
 
 /** Folders first; then names as a file manager in Chinese sorts them: ASCII names, then the others by pinyin; numbers by value. */
-export function compareEntries(a: TreeEntry, b: TreeEntry): number {
+export function compareEntries(a: Pick<TreeEntry, 'name' | 'type'>, b: Pick<TreeEntry, 'name' | 'type'>): number {
   if (a.type !== b.type) return a.type === 'dir' ? -1 : 1;
   return asciiFirst(a.name) - asciiFirst(b.name) || collator.compare(a.name, b.name) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
