@@ -85,6 +85,8 @@ export interface CreateInstanceBody {
   voucherId?: number;
   autoRenew?: boolean;
   name?: string;
+  /** Shared datasets mounted read-only at /root/slg-pub/<name> (public ones need not be named). */
+  datasetIds?: number[];
 }
 
 export interface RenewBody {
@@ -250,6 +252,8 @@ export interface CloneBody {
   name?: string;
   copyData: boolean;
   releaseSource?: boolean;
+  /** Shared datasets the clone mounts, as at create. */
+  datasetIds?: number[];
 }
 
 const clonePath = (crossRegion: boolean) => (crossRegion ? '/rental/clone/v2' : '/rental/clone');

@@ -23,6 +23,7 @@ export const NOTIFICATION_KINDS = [
   'FILE_STORAGE_WRITES_BLOCKED',
   'FILE_STORAGE_DELETION_REMINDER',
   'FILE_STORAGE_DELETED',
+  'DATASET_REVIEWED',
 ] as const;
 export type KnownNotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -29,4 +29,6 @@ export const queryKeys = {
   timePacks: ['time-packs'] as const,
   /** 文件存储: every region's store and the folder listings (api/storage.ts). */
   storage: ['storage'] as const,
+  /** 数据集: public and shared datasets, favourites, the account's own, their files (api/datasets.ts). */
+  datasets: ['datasets'] as const,
 } as const;

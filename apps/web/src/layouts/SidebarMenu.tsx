@@ -5,6 +5,7 @@ import type { MenuIcon } from '../router/routes';
 import { AppstoreOutlined } from '../ui/icons/AppstoreOutlined';
 import { CloudServerOutlined } from '../ui/icons/CloudServerOutlined';
 import { DashboardOutlined } from '../ui/icons/DashboardOutlined';
+import { DatabaseOutlined } from '../ui/icons/DatabaseOutlined';
 import { DeploymentUnitOutlined } from '../ui/icons/DeploymentUnitOutlined';
 import { DownOutlined } from '../ui/icons/DownOutlined';
 import { FolderOutlined } from '../ui/icons/FolderOutlined';
@@ -12,8 +13,8 @@ import { ShopOutlined } from '../ui/icons/ShopOutlined';
 import { UserOutlined } from '../ui/icons/UserOutlined';
 import { WalletOutlined } from '../ui/icons/WalletOutlined';
 
-// Icons of the menus that have pages: a product not built yet has no menu, so its icon (数据集, 模型,
-// 工作台) joins this map with the issue that builds it.
+// Icons of the menus that have pages: a product not built yet has no menu, so its icon (模型, 工作台)
+// joins this map with the issue that builds it.
 const MENU_ICONS: Partial<Record<MenuIcon, ReactNode>> = {
   overview: <DashboardOutlined />,
   market: <ShopOutlined />,
@@ -21,6 +22,7 @@ const MENU_ICONS: Partial<Record<MenuIcon, ReactNode>> = {
   elastic: <DeploymentUnitOutlined />,
   storage: <FolderOutlined />,
   image: <AppstoreOutlined />,
+  dataset: <DatabaseOutlined />,
   cost: <WalletOutlined />,
   personal: <UserOutlined />,
 };

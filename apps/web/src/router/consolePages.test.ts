@@ -12,7 +12,12 @@ describe('consolePagePaths (the pages of the phone-width e2e check)', () => {
     expect(paths).toContain('/computility-market');
     expect(paths).toContain('/ctrl-container-instances/containerInstances');
     expect(paths).toContain('/ctrl-container-instances/confirm-order');
-    expect(paths).not.toContain('/ctrl-data-set/data-set/public-data');
+    expect(paths).toContain('/ctrl-data-set/data-set/public-data');
+    expect(paths).toContain('/ctrl-data-set/data-set/shared-data');
+    // The public list of shared datasets is a desk page, not a console one.
+    expect(paths).not.toContain('/share-data');
+    // A route without a page is not opened.
+    expect(paths).not.toContain('/model-market/modelMarket/textModel');
     const expected = ROUTES.filter((record) => record.page && record.meta.console).map((record) => record.path);
     expect(paths).toEqual(expected);
   });

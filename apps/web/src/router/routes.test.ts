@@ -68,6 +68,8 @@ const BUILT = [
   ...['flexiible-deployment', 'create-flexible', 'view-container', 'release-instance', 'time-packs'].map(
     (p) => `/ctrl-flexible-deployment/flexiible-deployment/${p}`,
   ),
+  // issue 22: 数据集 (the group itself has no page: it opens its first child) and the public 共享数据
+  '/ctrl-data-set/data-set/public-data', '/ctrl-data-set/data-set/shared-data', '/share-data',
 ];
 
 describe('route table', () => {
@@ -140,6 +142,7 @@ describe('menus', () => {
       '/ctrl-flexible-deployment/flexiible-deployment',
       '/ctrl-file-storage/file-storage',
       '/ctrl-mirror-image/mirrorImage',
+      '/ctrl-data-set/data-set',
       '/ctrl-cost-center/cost-center',
       '/ctrl-personal-center/personal-center',
     ]);
@@ -149,9 +152,11 @@ describe('menus', () => {
   it('hide what a sub-account may not open', () => {
     const sub = { loggedIn: true, accountType: 2 as const, permissions: ['CONTAINER' as const] };
     // 个人中心 is a sub-account page (spec §2).
+    // 数据集 and its 共享数据集 are sub-account pages too (spec §2).
     expect(sidebarMenu(sub).map((entry) => entry.key)).toEqual([
       '/computility-market',
       '/ctrl-container-instances',
+      '/ctrl-data-set/data-set',
       '/ctrl-personal-center/personal-center',
       '/ctrl-child-info/child-account-info',
     ]);
@@ -162,6 +167,7 @@ describe('menus', () => {
       '/ctrl-flexible-deployment/flexiible-deployment',
       '/ctrl-file-storage/file-storage',
       '/ctrl-mirror-image/mirrorImage',
+      '/ctrl-data-set/data-set',
       '/ctrl-cost-center/cost-center',
       '/ctrl-personal-center/personal-center',
       '/ctrl-child-info/child-account-info',
@@ -169,6 +175,7 @@ describe('menus', () => {
     // 算力市场 is a sub-account page (spec §2): every sub-account sees it.
     expect(sidebarMenu({ ...sub, permissions: ['INVOICE'] }).map((entry) => entry.key)).toEqual([
       '/computility-market',
+      '/ctrl-data-set/data-set',
       '/ctrl-cost-center/cost-center',
       '/ctrl-personal-center/personal-center',
       '/ctrl-child-info/child-account-info',
@@ -196,6 +203,15 @@ describe('menus', () => {
     expect(keys(['CONTAINER'])).not.toContain('/ctrl-flexible-deployment/flexiible-deployment');
     const view = findRoute('/ctrl-flexible-deployment/flexiible-deployment/view-container') ?? NOT_FOUND_ROUTE;
     expect(activeMenuKey(view)).toBe('/ctrl-flexible-deployment/flexiible-deployment/flexiible-deployment');
+  });
+
+  it('group 公开数据集 and 共享数据集 under 数据集; a sub-account with permissions sees 共享数据集 only', () => {
+    const datasets = sidebarMenu(main).find((entry) => entry.key === '/ctrl-data-set/data-set');
+    expect(datasets?.label).toBe('数据集');
+    expect(datasets?.icon).toBe('dataset');
+    expect(datasets?.children?.map((entry) => entry.key)).toEqual(['/ctrl-data-set/data-set/public-data', '/ctrl-data-set/data-set/shared-data']);
+    const sub = sidebarMenu({ loggedIn: true, accountType: 2, permissions: ['CONTAINER'] }).find((entry) => entry.key === '/ctrl-data-set/data-set');
+    expect(sub?.children?.map((entry) => entry.label)).toEqual(['共享数据集']);
   });
 
   it('highlight the active menu of a route', () => {

@@ -82,6 +82,7 @@ const DeskAboutPage = lazyPage(() => import('../pages/desk/about/index'));
 const DeskServiceTermsPage = lazyPage(() => import('../pages/desk/terms/ServiceTerms'));
 const DeskPrivacyTermsPage = lazyPage(() => import('../pages/desk/terms/PrivacyTerms'));
 const DeskWelcomePage = lazyPage(() => import('../pages/desk/welcome/index'));
+const DeskShareDataPage = lazyPage(() => import('../pages/desk/share-data/index'));
 // Pages of the console core.
 const LoginPage = lazyPage(() => import('../pages/login/index'));
 const SubAccountLoginPage = lazyPage(() => import('../pages/sub-account-login/index'));
@@ -127,6 +128,9 @@ const YearMonthPackagesPage = lazyPage(() => import('../pages/ctrl-container-ins
 const MirrorImagePage = lazyPage(() => import('../pages/ctrl-mirror-image/mirrorImage/index'));
 // 文件存储 (issue 22).
 const FileStoragePage = lazyPage(() => import('../pages/ctrl-file-storage/file-storage/index'));
+// 数据集: 公开数据集 and 共享数据集 (issue 22).
+const PublicDataPage = lazyPage(() => import('../pages/ctrl-data-set/public-data/index'));
+const SharedDataPage = lazyPage(() => import('../pages/ctrl-data-set/shared-data/index'));
 // 弹性部署 (issue 21).
 const ElasticListPage = lazyPage(() => import('../pages/ctrl-flexible-deployment/flexiible-deployment/index'));
 const ElasticCreatePage = lazyPage(() => import('../pages/ctrl-flexible-deployment/create-flexible/index'));
@@ -162,7 +166,7 @@ export const ROUTE_TABLE: RouteNode[] = [
   },
   { path: '/latest-activities', meta: { title: '最新活动', layout: 'desk', public: true, headerNav: true } },
   { path: '/activities-detail', meta: { title: '活动详情', layout: 'desk', public: true, breadcrumb: '/latest-activities' } },
-  { path: '/share-data', meta: { title: '共享数据', layout: 'desk', public: true } },
+  { path: '/share-data', meta: { title: '共享数据', layout: 'desk', public: true }, page: DeskShareDataPage },
   { path: '/about', meta: { title: '关于我们', layout: 'desk', public: true, headerNav: true }, page: DeskAboutPage },
   { path: '/terms/service-terms', meta: { title: '服务条款', layout: 'desk', public: true }, page: DeskServiceTermsPage },
   { path: '/terms/privacy-terms', meta: { title: '隐私政策', layout: 'desk', public: true }, page: DeskPrivacyTermsPage },
@@ -316,8 +320,8 @@ export const ROUTE_TABLE: RouteNode[] = [
     path: '/ctrl-data-set/data-set',
     meta: { title: '数据集', layout: 'dashboard', console: true, sidebar: true, alwaysShow: true, subAccountPage: true, icon: 'dataset' },
     children: [
-      { path: 'public-data', meta: { title: '公开数据集', sidebar: true } },
-      { path: 'shared-data', meta: { title: '共享数据集', sidebar: true, subAccountPage: true } },
+      { path: 'public-data', meta: { title: '公开数据集', sidebar: true }, page: PublicDataPage },
+      { path: 'shared-data', meta: { title: '共享数据集', sidebar: true, subAccountPage: true }, page: SharedDataPage },
     ],
   },
   {

@@ -37,6 +37,7 @@ const KIND_TONES: Record<KnownNotificationKind, Tone> = {
   FILE_STORAGE_WRITES_BLOCKED: 'error',
   FILE_STORAGE_DELETION_REMINDER: 'warning',
   FILE_STORAGE_DELETED: 'default',
+  DATASET_REVIEWED: 'primary',
 };
 
 function isKnownKind(kind: string): kind is KnownNotificationKind {
@@ -73,6 +74,7 @@ export function relativeTime(date: Date, now: Date): string {
 export function noticeTarget(notice: Notification, session: SessionSnapshot): string | null {
   if (notice.kind === 'BALANCE_LOW') return visiblePath(COMPUTE_PATHS.recharge, session);
   if (notice.kind === 'VERIFICATION_DECIDED') return visiblePath(VERIFY_PATHS.overview, session);
+  if (notice.kind === 'DATASET_REVIEWED') return visiblePath('/ctrl-data-set/data-set/shared-data', session);
   const path = notice.kind === 'STOCK_AVAILABLE' ? COMPUTE_PATHS.market : notice.instanceId && notice.kind !== 'AUTO_RELEASED' ? COMPUTE_PATHS.list : null;
   return path ? visiblePath(path, session) : null;
 }

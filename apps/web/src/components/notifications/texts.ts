@@ -23,6 +23,7 @@ export const NOTIFICATION_TEXTS = {
     FILE_STORAGE_WRITES_BLOCKED: '存储禁写',
     FILE_STORAGE_DELETION_REMINDER: '存储将删除',
     FILE_STORAGE_DELETED: '存储已删除',
+    DATASET_REVIEWED: '数据集审核',
   },
   otherKind: '通知',
   justNow: '刚刚',

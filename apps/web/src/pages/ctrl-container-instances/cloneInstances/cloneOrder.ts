@@ -4,6 +4,7 @@
  */
 import { FREE_DATA_DISK_GB, imageRunsOnHost, INSTANCE_NAME_PATTERN, USAGE_CHARGING_RULE_ID } from '@slg/shared';
 import type { CloneBody, InstanceView, MarketHost } from '../../../api/compute';
+import { datasetIdsBody, datasetIdsDraft, parseDatasetIds, writeDatasetIds } from '../orderParts/datasetIds';
 import { COMPUTE_PATHS } from '../paths';
 import {
   billingBodyOf,
@@ -33,6 +34,8 @@ export interface CloneChoice extends OrderBilling {
   releaseSource: boolean;
   /** The target's zone, so 上一步 opens the host list where the host is; never sent. */
   zoneId?: string | undefined;
+  /** Shared datasets the clone mounts (none: only the public ones). */
+  datasetIds?: number[] | undefined;
 }
 
 /** What the choose page starts from: the fields of the URL that are well-formed, the rest left to defaults. */
@@ -54,6 +57,7 @@ export function draftOf(params: URLSearchParams): CloneDraft {
     name: name && INSTANCE_NAME_PATTERN.test(name) ? name : undefined,
     copyData: flagOf(params.get('copyData')),
     releaseSource: flagOf(params.get('releaseSource')),
+    datasetIds: datasetIdsDraft(params.get('datasetIds')),
   };
 }
 
@@ -88,6 +92,8 @@ export function parseChoice(params: URLSearchParams): ParsedChoice {
   const name = nameParam?.trim();
   if (nameParam !== null && !(name && INSTANCE_NAME_PATTERN.test(name))) return fail(T.name);
   const zoneId = params.get('zoneId');
+  const datasetIds = parseDatasetIds(params.get('datasetIds'));
+  if (!datasetIds) return fail(T.datasets);
   return {
     ok: true,
     choice: {
@@ -100,6 +106,7 @@ export function parseChoice(params: URLSearchParams): ParsedChoice {
       copyData,
       releaseSource,
       zoneId: zoneId && ZONE_ID_PATTERN.test(zoneId) ? zoneId : undefined,
+      ...(datasetIds.length > 0 ? { datasetIds } : {}),
     },
   };
 }
@@ -114,6 +121,7 @@ function queryOf(choice: CloneChoice): URLSearchParams {
   query.set('copyData', choice.copyData ? '1' : '0');
   if (choice.releaseSource) query.set('releaseSource', '1');
   if (choice.name) query.set('name', choice.name);
+  writeDatasetIds(query, choice.datasetIds);
   return query;
 }
 
@@ -139,6 +147,7 @@ export function cloneBodyOf(choice: CloneChoice): CloneBody {
     ...(choice.name ? { name: choice.name } : {}),
     copyData: choice.copyData,
     ...(choice.releaseSource ? { releaseSource: true } : {}),
+    ...datasetIdsBody(choice.datasetIds),
   };
 }
 

@@ -22,6 +22,7 @@ import { statusLabelOf } from '../containerInstances/components/InstanceStatus';
 import { canDo } from '../containerInstances/instanceRules';
 import '../instances.css';
 import { BillingFields, useBillingChoice } from '../orderParts/BillingFields';
+import { DatasetMountField } from '../orderParts/datasetMounts';
 import { COMPUTE_PATHS } from '../paths';
 import './clone.css';
 import { CloneFigures } from './CloneFigures';
@@ -132,7 +133,7 @@ interface SummaryCardProps {
 function SummaryCard({ source, host, hostLoading, blocker, choice, gpuNum, copyData, canProceed, onNext }: SummaryCardProps) {
   const crossRegion = host ? host.zoneId !== source.zoneId : false;
   // The name does not change the price: typing it asks nothing (the order page prices the exact body).
-  const prepay = useClonePrepayQuery(choice ? cloneBodyOf({ ...choice, name: undefined }) : null, crossRegion);
+  const prepay = useClonePrepayQuery(choice ? cloneBodyOf({ ...choice, name: undefined, datasetIds: undefined }) : null, crossRegion);
   const packageKey = choice ? packageKeyOfRule(choice.chargingRuleId) : null;
   const current = choice !== null && prepay.data !== undefined && !prepay.isPlaceholderData;
 
@@ -210,6 +211,7 @@ function CloneForm({ source, draft }: { source: InstanceView; draft: CloneDraft 
   const [copyWanted, setCopyWanted] = useState(draft.copyData ?? true);
   const [releaseWanted, setReleaseWanted] = useState(draft.releaseSource ?? draft.move);
   const [name, setName] = useState(draft.name ?? '');
+  const [datasetIds, setDatasetIds] = useState<number[]>(draft.datasetIds ?? []);
 
   const overview = useMarketOverviewQuery(chargingRuleId);
   const imageCuda = useImageCuda(source);
@@ -248,12 +250,13 @@ function CloneForm({ source, draft }: { source: InstanceView; draft: CloneDraft 
           name: trimmedName || undefined,
           copyData,
           releaseSource,
+          datasetIds,
         }
       : null;
   const clonable = canDo(source, 'clone');
   // The voucher list needs the order's amount: the prepay's `amount` is the price before any voucher.
   const undiscounted = useClonePrepayQuery(
-    choice && packageKey ? cloneBodyOf({ ...choice, name: undefined, voucherId: undefined }) : null,
+    choice && packageKey ? cloneBodyOf({ ...choice, name: undefined, voucherId: undefined, datasetIds: undefined }) : null,
     chosenHost ? chosenHost.zoneId !== source.zoneId : false,
   );
 
@@ -392,6 +395,7 @@ function CloneForm({ source, draft }: { source: InstanceView; draft: CloneDraft 
                 onChange={(event) => setName(event.target.value)}
               />
             </Form.Item>
+            <DatasetMountField id="clone-datasets" value={datasetIds} onChange={setDatasetIds} />
           </Form>
         </Card>
       </div>

@@ -120,5 +120,6 @@ export const CLONE_PAGE_TEXTS = {
     copyData: '是否复制数据盘未指明',
     release: '迁移（释放原实例）须复制数据盘',
     name: '新实例名称不正确',
+    datasets: '挂载的数据集不正确',
   },
 } as const;

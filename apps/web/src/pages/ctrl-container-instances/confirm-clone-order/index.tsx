@@ -23,9 +23,11 @@ import { statusLabelOf } from '../containerInstances/components/InstanceStatus';
 import { canDo } from '../containerInstances/instanceRules';
 import { HostSummary } from '../createInstances/HostSummary';
 import '../instances.css';
+import { DatasetMountSummary } from '../orderParts/datasetMounts';
 import { balanceRow } from '../orderParts/OrderFigures';
 import { OrderPayCard, refusalOf, type Refusal } from '../orderParts/OrderPayCard';
 import { HostBlockedAlert, OrderBillingCard, OrderLinkProblem, useVerificationNeeded, VerificationNeededAlert } from '../orderParts/OrderSummaryParts';
+import { ORDER_TEXTS } from '../orderParts/texts';
 import { cloneInstancesPath, COMPUTE_PATHS } from '../paths';
 import { CONFIRM_CLONE_TEXTS } from './texts';
 
@@ -95,7 +97,10 @@ function CloneRoute({ source, host, choice, crossRegion }: { source: InstanceVie
         <Descriptions
           column={1}
           size="small"
-          items={[{ key: 'mode', label: T.route.mode, children: `${modeText(crossRegion, choice.copyData)}${choice.releaseSource ? '' : `；${T.route.keepSource}`}` }]}
+          items={[
+            { key: 'mode', label: T.route.mode, children: `${modeText(crossRegion, choice.copyData)}${choice.releaseSource ? '' : `；${T.route.keepSource}`}` },
+            ...(choice.datasetIds?.length ? [{ key: 'datasets', label: ORDER_TEXTS.datasets.summary, children: <DatasetMountSummary ids={choice.datasetIds} /> }] : []),
+          ]}
         />
         {choice.releaseSource ? <Alert type="warning" showIcon title={CLONE_PAGE_TEXTS.options.release} description={CLONE_PAGE_TEXTS.options.releaseEffect(source.name, source.instanceId)} /> : null}
       </Space>

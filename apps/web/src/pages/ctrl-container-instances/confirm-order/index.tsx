@@ -37,6 +37,7 @@ import {
 import { HostSummary } from '../createInstances/HostSummary';
 import { CREATE_INSTANCE_TEXTS } from '../createInstances/texts';
 import '../instances.css';
+import { DatasetMountSummary } from '../orderParts/datasetMounts';
 import { balanceRow, OrderFigures } from '../orderParts/OrderFigures';
 import { OrderPayCard, refusalOf, type Refusal } from '../orderParts/OrderPayCard';
 import { CreateNoticeCard, HostBlockedAlert, OrderBillingCard, OrderLinkProblem, useVerificationNeeded, VerificationNeededAlert } from '../orderParts/OrderSummaryParts';
@@ -110,6 +111,9 @@ function ConfigCard({ host, choice, image }: { host: MarketHost; choice: CreateC
           { key: 'image', label: T.config.image, children: image, span: 'filled' },
           // The server names an unnamed instance after the GPU model and the region.
           { key: 'name', label: T.config.name, children: choice.name ?? T.config.nameDefault(`${host.gpuModelName}-${host.zoneName}`), span: 'filled' },
+          ...(choice.datasetIds?.length
+            ? [{ key: 'datasets', label: ORDER_TEXTS.datasets.summary, children: <DatasetMountSummary ids={choice.datasetIds} />, span: 'filled' as const }]
+            : []),
         ]}
       />
     </Card>

@@ -15,6 +15,7 @@ import {
   type BillingProblem,
   type OrderBilling,
 } from '../orderParts/orderQuery';
+import { datasetIdsBody, datasetIdsDraft, parseDatasetIds, writeDatasetIds } from '../orderParts/datasetIds';
 import { COMPUTE_PATHS } from '../paths';
 import { CREATE_INSTANCE_TEXTS } from './texts';
 
@@ -27,6 +28,8 @@ export interface CreateChoice extends OrderBilling {
   imageId: string;
   /** Trimmed; none: the server names the instance after the GPU model and region. */
   name?: string | undefined;
+  /** Shared datasets to mount (none: only the public ones, which every machine has). */
+  datasetIds?: number[] | undefined;
 }
 
 /** What 创建实例 starts from: the fields of the URL that are well-formed; the name as written (its field says what is wrong). */
@@ -44,6 +47,7 @@ export function createDraftOf(params: URLSearchParams): CreateDraft {
     ...billingDraftOf(params),
     imageId: imageId && IMAGE_ID_PATTERN.test(imageId) ? imageId : undefined,
     name: name ?? undefined,
+    datasetIds: datasetIdsDraft(params.get('datasetIds')),
   };
 }
 
@@ -72,7 +76,9 @@ export function parseCreateChoice(params: URLSearchParams): ParsedCreateChoice {
   const nameParam = params.get('name');
   const name = nameParam?.trim();
   if (nameParam !== null && !(name && INSTANCE_NAME_PATTERN.test(name))) return fail(PROBLEMS.name);
-  return { ok: true, choice: { hostId, gpuNum, ...billing.billing, imageId, name } };
+  const datasetIds = parseDatasetIds(params.get('datasetIds'));
+  if (!datasetIds) return fail(PROBLEMS.datasets);
+  return { ok: true, choice: { hostId, gpuNum, ...billing.billing, imageId, name, ...(datasetIds.length > 0 ? { datasetIds } : {}) } };
 }
 
 function queryOf(draft: CreateDraft): URLSearchParams {
@@ -82,6 +88,7 @@ function queryOf(draft: CreateDraft): URLSearchParams {
   writeBilling(query, draft);
   if (draft.imageId) query.set('imageId', draft.imageId);
   if (draft.name) query.set('name', draft.name);
+  writeDatasetIds(query, draft.datasetIds);
   return query;
 }
 
@@ -111,6 +118,7 @@ export function createBodyOf(choice: CreateChoice): CreateInstanceBody {
     imageId: choice.imageId,
     ...billingBodyOf(choice),
     ...(choice.name ? { name: choice.name } : {}),
+    ...datasetIdsBody(choice.datasetIds),
   };
 }
 

@@ -17,6 +17,7 @@ import { BillingFields, useBillingChoice } from '../orderParts/BillingFields';
 import '../orderParts/order.css';
 import { balanceRow, OrderFigures } from '../orderParts/OrderFigures';
 import { BalanceCheck } from '../orderParts/OrderPayCard';
+import { DatasetMountField } from '../orderParts/datasetMounts';
 import { CreateNoticeCard } from '../orderParts/OrderSummaryParts';
 import { COMPUTE_PATHS } from '../paths';
 import { confirmOrderPath, createDraftOf, editOrderPath, type CreateChoice, type CreateDraft } from './createOrder';
@@ -267,6 +268,7 @@ function CreateForm({ host, draft }: CreateFormProps) {
       ? Boolean(privateImages.data && !privateImage && privateImageChoices(privateImages.data.list).length > 0)
       : Boolean(images.data && !image);
   const [name, setName] = useState(draft.name ?? '');
+  const [datasetIds, setDatasetIds] = useState<number[]>(draft.datasetIds ?? []);
   const [billingChoice, setBillingChoice] = useBillingChoice(draft);
   const { chargingRuleId, rentAmount, voucherId, autoRenew } = billingChoice;
   const packageKey = packageKeyOfRule(chargingRuleId);
@@ -296,6 +298,7 @@ function CreateForm({ host, draft }: CreateFormProps) {
       ...(packageKey ? { rentAmount, voucherId, autoRenew } : { autoRenew: false }),
       imageId,
       name: trimmedName || undefined,
+      datasetIds,
     };
     // This page's own entry keeps the choice too, so the browser's back button returns to it as 返回修改 does.
     void (async () => {
@@ -365,6 +368,7 @@ function CreateForm({ host, draft }: CreateFormProps) {
                   )}
                 </div>
               </Form.Item>
+              <DatasetMountField id="create-datasets" value={datasetIds} onChange={setDatasetIds} />
               <Form.Item label={T.name.label} htmlFor="instance-name" validateStatus={nameError ? 'error' : undefined} help={nameError}>
                 <Input
                   id="instance-name"

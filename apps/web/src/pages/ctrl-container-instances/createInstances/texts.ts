@@ -138,5 +138,6 @@ export const CREATE_INSTANCE_TEXTS = {
     autoRenew: '是否自动续费不正确',
     image: '未选择镜像或镜像不正确',
     name: '实例名称不正确',
+    datasets: '挂载的数据集不正确',
   },
 } as const;

@@ -46,6 +46,23 @@ export const ORDER_TEXTS = {
   link: {
     again: '重新选择',
   },
+  datasets: {
+    label: '挂载数据集',
+    optional: '（可选）',
+    placeholder: (max: number) => `选择要挂载的共享数据集，最多 ${max} 个`,
+    option: (name: string, size: string) => `${name}（${size}）`,
+    hint: (root: string, max: number) =>
+      `公开数据集始终挂载在 ${root}；所选数据集只读挂载在 ${root}/<名称>。可选我收藏的和我共享且已通过审核的数据集，最多 ${max} 个，同名的只能选一个。`,
+    sameName: '已选了同名的数据集',
+    loading: '正在加载可挂载的数据集…',
+    failed: '可挂载的数据集加载失败，可不挂载直接继续',
+    reload: '重新加载',
+    none: '还没有可挂载的共享数据集：收藏或共享数据集后可在这里选择。',
+    browse: '去看看共享数据集',
+    summary: '数据集',
+    unknown: (id: number) => `数据集 #${id}`,
+    summaryValue: (names: string[], root: string) => `${names.join('、')}（只读挂载于 ${root}/<名称>）`,
+  },
   verification: {
     title: '请先完成实名认证',
     body: '平台要求完成实名认证（个人、企业或学生认证任一通过即可）后才能创建实例，认证通过后回到此页即可创建。',

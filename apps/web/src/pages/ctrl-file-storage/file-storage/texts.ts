@@ -95,6 +95,10 @@ export const FILE_STORAGE_TEXTS = {
     label: (name: string) => `下载 ${name}`,
     failed: '下载失败',
   },
+  share: {
+    action: '共享',
+    label: (name: string) => `共享 ${name} 为数据集`,
+  },
   rename: {
     action: '重命名',
     label: (name: string) => `重命名 ${name}`,

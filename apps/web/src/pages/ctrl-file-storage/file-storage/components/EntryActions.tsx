@@ -17,12 +17,14 @@ interface EntryActionsProps {
   /** Writes are refused (arrears): 重命名 is off. */
   writesBlocked: boolean;
   onRename: (entry: StorageEntryView) => void;
+  /** 共享 of a folder as a dataset (absent: not offered). */
+  onShare?: (entry: StorageEntryView) => void;
   /** Buttons side by side at full size (phone cards) instead of links. */
   block?: boolean;
 }
 
 /** 下载 (files), 重命名 and 删除 of one entry; 删除 says what is lost and cannot be undone. */
-export function EntryActions({ zoneId, folder, entry, writesBlocked, onRename, block = false }: EntryActionsProps) {
+export function EntryActions({ zoneId, folder, entry, writesBlocked, onRename, onShare, block = false }: EntryActionsProps) {
   const queryClient = useQueryClient();
   const [downloading, setDownloading] = useState(false);
   const path = joinPath(folder, entry.name);
@@ -48,6 +50,11 @@ export function EntryActions({ zoneId, folder, entry, writesBlocked, onRename, b
           {T.download.action}
         </Button>
       )}
+      {dir && onShare ? (
+        <Button type={type} size={size} className="slg-fs-action" aria-label={T.share.label(entry.name)} onClick={() => onShare(entry)}>
+          {T.share.action}
+        </Button>
+      ) : null}
       <Button type={type} size={size} className="slg-fs-action" aria-label={T.rename.label(entry.name)} disabled={writesBlocked} onClick={() => onRename(entry)}>
         {T.rename.action}
       </Button>

@@ -9,6 +9,7 @@ import { QueryError, StaleDataAlert } from '../../../../components/QueryError';
 import { crumbsOf, formatBytes, joinPath, ROOT, sortEntries } from '../files';
 import { FILE_STORAGE_TEXTS } from '../texts';
 import { addUploads } from '../uploads';
+import { ShareDatasetDialog } from '../../../ctrl-data-set/components/ShareDatasetDialog';
 import { EntryActions } from './EntryActions';
 import { NameDialog } from './NameDialog';
 
@@ -32,7 +33,7 @@ interface FileBrowserProps {
   phone: boolean;
 }
 
-type Dialog = { kind: 'folder' } | { kind: 'rename'; entry: StorageEntryView } | null;
+type Dialog = { kind: 'folder' } | { kind: 'rename' | 'share'; entry: StorageEntryView } | null;
 
 function EntryName({ entry, href }: { entry: StorageEntryView; href: string }) {
   if (entry.type === 'dir') {
@@ -157,7 +158,15 @@ export function FileBrowser({ storage, zoneName, location, hrefOf, onPage, phone
 
   const hrefOfEntry = (entry: StorageEntryView) => hrefOf({ path: joinPath(path, entry.name) });
   const actions = (entry: StorageEntryView, block = false) => (
-    <EntryActions zoneId={zoneId} folder={path} entry={entry} writesBlocked={writesBlocked} onRename={(item) => setDialog({ kind: 'rename', entry: item })} block={block} />
+    <EntryActions
+      zoneId={zoneId}
+      folder={path}
+      entry={entry}
+      writesBlocked={writesBlocked}
+      onRename={(item) => setDialog({ kind: 'rename', entry: item })}
+      onShare={(item) => setDialog({ kind: 'share', entry: item })}
+      block={block}
+    />
   );
   const columns: TableColumnsType<StorageEntryView> = [
     { title: T.columns.name, key: 'name', render: (_value, entry) => <EntryName entry={entry} href={hrefOfEntry(entry)} /> },
@@ -260,6 +269,7 @@ export function FileBrowser({ storage, zoneName, location, hrefOf, onPage, phone
           onClose={() => setDialog(null)}
         />
       ) : null}
+      {dialog?.kind === 'share' ? <ShareDatasetDialog zoneId={zoneId} path={joinPath(path, dialog.entry.name)} onClose={() => setDialog(null)} /> : null}
     </div>
   );
 }
