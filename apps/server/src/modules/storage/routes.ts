@@ -31,12 +31,13 @@ export const storageErrors = {
 export const listingPageQuery = z.object({
   page: z.coerce.number({ error: '页码必须是数字' }).int('页码必须是整数').min(1, '页码从1开始').optional(),
   pageSize: z.coerce.number({ error: '每页条数必须是数字' }).int('每页条数必须是整数').min(1, '每页条数至少为1').max(LISTING_MAX_PAGE_SIZE, `每页条数不能超过${LISTING_MAX_PAGE_SIZE}`).optional(),
+  name: text('名称').max(255, '名称过长').optional().describe('分页时只列出名称中含有它的条目（不区分大小写）'),
 });
 
 /** The paging a listing query asks for, if any. */
 export function listingPageOf(query: z.infer<typeof listingPageQuery>): ListingPage | undefined {
   if (query.page === undefined && query.pageSize === undefined) return undefined;
-  return { page: query.page ?? 1, pageSize: query.pageSize ?? LISTING_DEFAULT_PAGE_SIZE };
+  return { page: query.page ?? 1, pageSize: query.pageSize ?? LISTING_DEFAULT_PAGE_SIZE, name: query.name?.trim() };
 }
 
 export const zoneIdField = text('地区').regex(/^[a-z0-9][a-z0-9-]{0,31}$/, '地区ID格式不正确');

@@ -299,12 +299,14 @@ export class FileStorageService {
 export interface ListingPage {
   page: number;
   pageSize: number;
+  /** Only entries whose name contains this (case-insensitive). */
+  name?: string | undefined;
 }
 
 /** A folder's listing: one page of it (only that page's entries stated), or the whole folder up to MAX_LISTED_ENTRIES. */
 export async function listingOf(tree: StoreTree, path: string, paging: ListingPage | undefined): Promise<StorageListingView> {
   const segments = parseStorePath(path, 'existing');
-  if (paging) return { ...(await tree.listPage(segments, paging.page, paging.pageSize)), ...paging };
+  if (paging) return { ...(await tree.listPage(segments, paging.page, paging.pageSize, paging.name)), page: paging.page, pageSize: paging.pageSize };
   const { items, truncated } = await tree.list(segments);
   return truncated ? { items, truncated } : { items };
 }

@@ -296,6 +296,8 @@ describe('files', () => {
     expect(pages[2]?.items.map((item) => [item.name, item.size])).toEqual([['数据.csv', 10]]);
     expect(pages[0]?.items[0]).toMatchObject({ name: 'z-dir', type: 'dir', size: 0 });
     expect((await pageOf(5, 3)).items).toEqual([]);
+    const named = await call<StorageListingView>(t.app, { method: 'GET', url: `/api/v1/storage/files?${q({ zoneId: ZONE, path: '/paged', page: '1', pageSize: '10', name: 'A1' })}`, token: account.token });
+    expect(named.body.result).toMatchObject({ total: 1, items: [expect.objectContaining({ name: 'a10.txt' })] });
     expect((await call(t.app, { method: 'GET', url: `/api/v1/storage/files?${q({ zoneId: ZONE, path: '/paged', pageSize: '5000' })}`, token: account.token })).status).toBe(400);
   });
 

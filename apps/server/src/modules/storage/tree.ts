@@ -260,13 +260,16 @@ export class StoreTree {
   /**
    * One page of a folder, in the order of `list`, stating only the entries on the page: the type of
    * every entry (to sort folders first) comes from the folder itself (`d_type`), so a folder of any
-   * size costs one readdir, one sort and `pageSize` lstat calls. `total` counts what the folder lists.
+   * size costs one readdir, one sort and `pageSize` lstat calls. `total` counts what the folder lists
+   * (with `nameContains`: the entries whose name contains it, in any case).
    */
-  async listPage(segments: readonly string[], page: number, pageSize: number): Promise<{ items: TreeEntry[]; total: number }> {
+  async listPage(segments: readonly string[], page: number, pageSize: number, nameContains = ''): Promise<{ items: TreeEntry[]; total: number }> {
+    const needle = nameContains.toLowerCase();
     const dir = await this.openDir(segments);
     try {
       const entries: Pick<TreeEntry, 'name' | 'type'>[] = [];
       for (const dirent of await readdir(dir.path, { withFileTypes: true })) {
+        if (needle !== '' && !dirent.name.toLowerCase().includes(needle)) continue;
         let type: TreeEntry['type'] | null = dirent.isDirectory() ? 'dir' : dirent.isFile() || dirent.isSymbolicLink() ? 'file' : null;
         if (type === null && !dirent.isFIFO() && !dirent.isSocket() && !dirent.isBlockDevice() && !dirent.isCharacterDevice()) {
           // A filesystem that does not say (DT_UNKNOWN): ask.
