@@ -5,7 +5,7 @@
  */
 import { ErrorCodes } from '@slg/shared';
 import type { FileStorageView, StorageListingView } from '@slg/shared/views/storage';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { API_BASE, isApiError, request, type DownloadResult } from './client';
 import { queryKeys } from './queryKeys';
 
@@ -20,8 +20,27 @@ export const storageKeys = {
   list: () => [...queryKeys.storage, 'list'] as const,
   /** The listings of one region (all folders). */
   files: (zoneId: string) => [...queryKeys.storage, 'files', zoneId] as const,
+  /** A whole folder (unpaged), and under it (the same prefix) its pages. */
   folder: (zoneId: string, path: string) => [...queryKeys.storage, 'files', zoneId, path] as const,
+  /** One page of a folder, optionally only names containing `name`. */
+  folderPage: (zoneId: string, path: string, paging: FolderPaging) =>
+    [...queryKeys.storage, 'files', zoneId, path, { page: paging.page, pageSize: paging.pageSize, name: nameFilterOf(paging) }] as const,
 };
+
+/** A page of a folder listing (`GET /storage/files` with `page`/`pageSize`; the server's default page size is LISTING_DEFAULT_PAGE_SIZE). */
+export interface FolderPaging {
+  page: number;
+  pageSize: number;
+  /** Only names containing it, any case (trimmed; empty means all). */
+  name?: string;
+}
+
+/** A paged listing: only that page's entries, already in the file manager's order, and how many there are in all. */
+export type StorageListingPage = Omit<StorageListingView, 'total' | 'page' | 'pageSize'> & { total: number; page: number; pageSize: number };
+
+function nameFilterOf(paging: FolderPaging): string | undefined {
+  return paging.name?.trim() || undefined;
+}
 
 export function fetchStorageList(): Promise<FileStorageView[]> {
   return request<FileStorageView[]>({ url: '/storage/list' });
@@ -39,8 +58,16 @@ export function setStorageQuota(input: { zoneId: string; quotaGb: number }): Pro
   return request<FileStorageView>({ method: 'PUT', url: '/storage/quota', data: input });
 }
 
-export function fetchFolder(zoneId: string, path: string): Promise<StorageListingView> {
-  return request<StorageListingView>({ url: '/storage/files', params: { zoneId, path } });
+/** A whole folder (up to 10,000 entries, `truncated` beyond); with `paging`, only that page (see `fetchFolderPage`). */
+export function fetchFolder(zoneId: string, path: string, paging?: FolderPaging): Promise<StorageListingView> {
+  const params = paging ? { zoneId, path, page: paging.page, pageSize: paging.pageSize, name: nameFilterOf(paging) } : { zoneId, path };
+  return request<StorageListingView>({ url: '/storage/files', params });
+}
+
+/** One page of a folder, sorted and filtered by the server. */
+export async function fetchFolderPage(zoneId: string, path: string, paging: FolderPaging): Promise<StorageListingPage> {
+  const listing = await fetchFolder(zoneId, path, paging);
+  return { ...listing, total: listing.total ?? listing.items.length, page: listing.page ?? paging.page, pageSize: listing.pageSize ?? paging.pageSize };
 }
 
 export function createFolder(input: { zoneId: string; path: string }): Promise<unknown> {
@@ -69,6 +96,17 @@ export function useStorageListQuery() {
   return useQuery({ queryKey: storageKeys.list(), queryFn: fetchStorageList });
 }
 
+/** A whole folder (the dataset dialogs' folder pickers). */
 export function useFolderQuery(zoneId: string, path: string, enabled: boolean) {
   return useQuery({ queryKey: storageKeys.folder(zoneId, path), queryFn: () => fetchFolder(zoneId, path), enabled });
+}
+
+/** One page of a folder (the file manager); the previous page stays on show while the next one loads. */
+export function useFolderPageQuery(zoneId: string, path: string, paging: FolderPaging, enabled = true) {
+  return useQuery({
+    queryKey: storageKeys.folderPage(zoneId, path, paging),
+    queryFn: () => fetchFolderPage(zoneId, path, paging),
+    placeholderData: keepPreviousData,
+    enabled,
+  });
 }

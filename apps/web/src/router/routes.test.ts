@@ -146,7 +146,7 @@ describe('menus', () => {
       '/ctrl-cost-center/cost-center',
       '/ctrl-personal-center/personal-center',
     ]);
-    expect(headerMenu().map((entry) => entry.key)).toEqual(['/', '/about', '/computility-market']);
+    expect(headerMenu().map((entry) => entry.key)).toEqual(['/', '/share-data', '/about', '/computility-market']);
   });
 
   it('hide what a sub-account may not open', () => {

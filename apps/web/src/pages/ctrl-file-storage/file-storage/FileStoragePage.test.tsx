@@ -1,9 +1,10 @@
 /** 文件存储: initialise a region, browse folders, delete with a named confirmation, the quota's limits, arrears, uploads (tus mocked). */
-import { FILE_STORAGE_GB_BYTES } from '@slg/shared';
+import { FILE_STORAGE_GB_BYTES, LISTING_DEFAULT_PAGE_SIZE } from '@slg/shared';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FileStorageView, StorageEntryView } from '../../../api/storage';
 import { buttonByText, callsTo, findDialog, linksByText, mockApi, ok, renderPage, type Handler } from '../../ctrl-cost-center/testing';
+import { sortEntries } from './files';
 import FileStoragePage from './index';
 import { useUploadStore } from './uploads';
 
@@ -64,14 +65,35 @@ const entry = (name: string, type: 'file' | 'dir', size = 0): StorageEntryView =
 const ROOT_ITEMS = [entry('notes.txt', 'file', 1536), entry('models', 'dir'), entry('a.bin', 'file', 5 * 1024 * 1024), entry('data', 'dir')];
 const DATA_ITEMS = [entry('train.csv', 'file', 2048)];
 
+/**
+ * A folder as `GET /storage/files` answers it: with page or pageSize one page (sorted, optionally only names
+ * containing `name`, any case) and the total; without, the whole folder.
+ */
+function listing(items: readonly StorageEntryView[], url: URL) {
+  const params = url.searchParams;
+  if (!params.has('page') && !params.has('pageSize')) return ok({ items });
+  const page = Number(params.get('page') ?? 1);
+  const pageSize = Number(params.get('pageSize') ?? LISTING_DEFAULT_PAGE_SIZE);
+  const needle = (params.get('name') ?? '').trim().toLowerCase();
+  const matching = sortEntries(items).filter((item) => item.name.toLowerCase().includes(needle));
+  return ok({ items: matching.slice((page - 1) * pageSize, page * pageSize), total: matching.length, page, pageSize });
+}
+
 function storageApi(stores: FileStorageView[], extra: Record<string, Handler> = {}) {
   return mockApi({
     'GET /meta/zone': () => ok(ZONES),
     'GET /storage/list': () => ok(stores),
-    'GET /storage/files': (url) => ok({ items: url.searchParams.get('path') === '/data' ? DATA_ITEMS : ROOT_ITEMS }),
+    'GET /storage/files': (url) => listing(url.searchParams.get('path') === '/data' ? DATA_ITEMS : ROOT_ITEMS, url),
     ...extra,
   });
 }
+
+/** The query of each listing request, in order. */
+function listingRequests(fetchMock: ReturnType<typeof mockApi>['fetchMock']): Record<string, string>[] {
+  return callsTo(fetchMock, 'GET', '/storage/files').map(([input]) => Object.fromEntries(new URL(String(input), 'http://x').searchParams));
+}
+
+const files = (count: number) => Array.from({ length: count }, (_, index) => entry(`file${index + 1}.txt`, 'file', 100));
 
 function namesInTable(): string[] {
   return [...document.querySelectorAll('.ant-table-tbody tr[data-row-key]')].map((row) => row.querySelector('.slg-fs-name')?.textContent ?? '');
@@ -115,10 +137,66 @@ describe('文件存储', () => {
     expect(screen.queryByText(/条目太多/)).toBeNull();
   });
 
-  it('says so when the server listed only part of a huge folder', async () => {
-    storageApi([BJ], { 'GET /storage/files': () => ok({ items: ROOT_ITEMS, truncated: true }) });
-    renderPage(<FileStoragePage />, '/ctrl-file-storage/file-storage');
-    expect(await screen.findByText(/这个文件夹的条目太多，只列出了其中一部分/)).toBeTruthy();
+  it('asks the server for one page, shows it as it comes and pages by its total', async () => {
+    // The server's order is the order on show (no sorting in the console).
+    const api = storageApi([BJ], {
+      'GET /storage/files': (url) => {
+        const page = Number(url.searchParams.get('page'));
+        const names = page === 1 ? ['zeta', 'alpha'] : ['page2.txt'];
+        return ok({ items: names.map((name) => entry(name, 'file', 10)), total: 250, page, pageSize: Number(url.searchParams.get('pageSize')) });
+      },
+    });
+    const { router } = renderPage(<FileStoragePage />, '/ctrl-file-storage/file-storage');
+    await screen.findByText('zeta');
+    expect(namesInTable()).toEqual(['zeta', 'alpha']);
+    expect(listingRequests(api.fetchMock)).toEqual([{ zoneId: 'bj-a', path: '/', page: '1', pageSize: '100' }]);
+    expect(screen.getByText('共 250 项')).toBeTruthy();
+    expect(document.querySelector('.ant-pagination-item-3')).toBeTruthy();
+    expect(document.querySelector('.ant-pagination-item-4')).toBeNull();
+
+    fireEvent.click(document.querySelector('.ant-pagination-item-2')!);
+    expect(await screen.findByText('page2.txt')).toBeTruthy();
+    expect(router.state.location.search).toBe('?zone=bj-a&page=2');
+    expect(listingRequests(api.fetchMock).at(-1)).toEqual({ zoneId: 'bj-a', path: '/', page: '2', pageSize: '100' });
+    expect(screen.queryByText('zeta')).toBeNull();
+  });
+
+  it('filters on the server once the typing stops, from page 1', async () => {
+    const api = storageApi([BJ], { 'GET /storage/files': (url) => listing([...files(25), entry('Report.PDF', 'file', 1), entry('reports', 'dir')], url) });
+    const { router } = renderPage(<FileStoragePage />, '/ctrl-file-storage/file-storage?zone=bj-a&page=2&size=10');
+    await screen.findByText('file18.txt');
+    expect(screen.getByText('共 27 项')).toBeTruthy();
+
+    const search = screen.getByLabelText('在当前文件夹中搜索');
+    fireEvent.change(search, { target: { value: 'r' } });
+    fireEvent.change(search, { target: { value: 'rep' } });
+    fireEvent.change(search, { target: { value: ' REP ' } });
+    expect(await screen.findByText('Report.PDF')).toBeTruthy();
+    expect(namesInTable()).toEqual(['reports', 'Report.PDF']);
+    expect(screen.getByText('共 2 项')).toBeTruthy();
+    expect(router.state.location.search).toBe('?zone=bj-a&size=10');
+    // One request for the filter (trimmed), of page 1; none per key.
+    const filtered = listingRequests(api.fetchMock).filter((query) => 'name' in query);
+    expect(filtered).toEqual([{ zoneId: 'bj-a', path: '/', page: '1', pageSize: '10', name: 'REP' }]);
+
+    fireEvent.change(search, { target: { value: 'nothing' } });
+    expect(await screen.findByText('没有名称匹配的文件')).toBeTruthy();
+    expect(document.querySelector('.ant-pagination')).toBeNull();
+
+    // Emptied, the filter asks for the whole folder again (no name).
+    fireEvent.change(search, { target: { value: '' } });
+    expect(await screen.findByText('file1.txt')).toBeTruthy();
+    expect(listingRequests(api.fetchMock).at(-1)).toEqual({ zoneId: 'bj-a', path: '/', page: '1', pageSize: '10' });
+  });
+
+  it('goes to the last page when the page asked for is beyond it', async () => {
+    const api = storageApi([BJ], { 'GET /storage/files': (url) => listing(files(13), url) });
+    const { router } = renderPage(<FileStoragePage />, '/ctrl-file-storage/file-storage?zone=bj-a&page=5&size=10');
+    expect(await screen.findByText('file13.txt')).toBeTruthy();
+    expect(router.state.location.search).toBe('?zone=bj-a&page=2&size=10');
+    expect(namesInTable()).toEqual(['file11.txt', 'file12.txt', 'file13.txt']);
+    expect(listingRequests(api.fetchMock).map((query) => query.page)).toEqual(['5', '2']);
+    expect(screen.queryByText('这个文件夹是空的')).toBeNull();
   });
 
   it('opens a folder and goes back up through the breadcrumb', async () => {
@@ -257,11 +335,11 @@ describe('文件存储 on a phone', () => {
     window.matchMedia = jsdomMatchMedia;
   });
 
-  it('shows entries as cards with their actions, and pages 10 at a time', async () => {
+  it('shows entries as cards with their actions, a page at a time', async () => {
     window.matchMedia = (query: string) => ({ ...jsdomMatchMedia(query), matches: query.includes('max-width') });
-    const many = Array.from({ length: 12 }, (_, index) => entry(`file${index + 1}.txt`, 'file', 100));
-    storageApi([BJ], { 'GET /storage/files': () => ok({ items: [...many, entry('data', 'dir')] }) });
-    renderPage(<FileStoragePage />, '/ctrl-file-storage/file-storage');
+    const many = files(12);
+    storageApi([BJ], { 'GET /storage/files': (url) => listing([...many, entry('data', 'dir')], url) });
+    renderPage(<FileStoragePage />, '/ctrl-file-storage/file-storage?zone=bj-a&size=10');
     await screen.findByText('file1.txt');
     expect(document.querySelector('.ant-table')).toBeNull();
     const cards = screen.getAllByRole('listitem').filter((item) => item.classList.contains('slg-fs-card'));

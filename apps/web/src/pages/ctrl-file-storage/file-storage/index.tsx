@@ -8,7 +8,7 @@ import { PageHeader } from '../../../components/PageHeader';
 import { QueryError, StaleDataAlert } from '../../../components/QueryError';
 import { useIsPhone } from '../../../layouts/useIsPhone';
 import { withAntd } from '../../../theme/AntdScope';
-import { FileBrowser, PAGE_SIZES, type BrowserLocation } from './components/FileBrowser';
+import { DEFAULT_PAGE_SIZE, FileBrowser, PAGE_SIZES, type BrowserLocation } from './components/FileBrowser';
 import { InitPanel } from './components/InitPanel';
 import { QuotaDialog } from './components/QuotaDialog';
 import { UploadPanel } from './components/UploadPanel';
@@ -27,7 +27,7 @@ function parsePage(value: string | null): number {
 
 function parsePageSize(value: string | null): number {
   const size = Number(value);
-  return (PAGE_SIZES as readonly number[]).includes(size) ? size : PAGE_SIZES[0];
+  return (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE;
 }
 
 /** The query string of a place: region, folder, page and page size (defaults left out). */
@@ -35,7 +35,7 @@ export function searchOf(zoneId: string, location: Partial<BrowserLocation>): st
   const params = new URLSearchParams({ zone: zoneId });
   if (location.path && location.path !== ROOT) params.set('path', location.path);
   if (location.page && location.page > 1) params.set('page', String(location.page));
-  if (location.pageSize && location.pageSize !== PAGE_SIZES[0]) params.set('size', String(location.pageSize));
+  if (location.pageSize && location.pageSize !== DEFAULT_PAGE_SIZE) params.set('size', String(location.pageSize));
   return `?${params.toString()}`;
 }
 
@@ -56,6 +56,10 @@ function ZoneStore({ storage, zoneName, location, phone }: { storage: FileStorag
   const hrefOf = useCallback(
     (next: Partial<BrowserLocation>) => searchOf(zoneId, { pageSize: location.pageSize, ...next }),
     [zoneId, location.pageSize],
+  );
+  const onPage = useCallback(
+    (page: number, pageSize: number) => setParams(searchOf(zoneId, { path: location.path, page, pageSize }), { replace: true }),
+    [setParams, zoneId, location.path],
   );
   return (
     <div className="slg-fs-zone">
@@ -79,7 +83,7 @@ function ZoneStore({ storage, zoneName, location, phone }: { storage: FileStorag
         zoneName={zoneName}
         location={location}
         hrefOf={hrefOf}
-        onPage={(page, pageSize) => setParams(searchOf(zoneId, { path: location.path, page, pageSize }), { replace: true })}
+        onPage={onPage}
         phone={phone}
       />
       {editQuota ? <QuotaDialog storage={storage} onClose={() => setEditQuota(false)} /> : null}

@@ -88,7 +88,6 @@ export const FILE_STORAGE_TEXTS = {
   empty: '这个文件夹是空的',
   emptyHint: '上传文件或新建文件夹；在实例内写入 /root/slg-fs 的文件也会出现在这里。',
   emptyFiltered: '没有名称匹配的文件',
-  truncated: '这个文件夹的条目太多，只列出了其中一部分（最多 10000 个）；完整内容请在实例内的 /root/slg-fs 中查看。',
   total: (total: number) => `共 ${total} 项`,
   download: {
     action: '下载',

@@ -1,12 +1,13 @@
 import { FileOutlined, FolderFilled, FolderAddOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Breadcrumb, Button, Empty, Input, Pagination, Skeleton, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
-import { useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
+import { LISTING_DEFAULT_PAGE_SIZE } from '@slg/shared';
+import { Breadcrumb, Button, Empty, Input, Pagination, Skeleton, Table, Tooltip, Typography, type TableColumnsType } from 'antd';
+import { useEffect, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { createFolder, renameEntry, storageKeys, useFolderQuery, type FileStorageView, type StorageEntryView } from '../../../../api/storage';
+import { createFolder, renameEntry, storageKeys, useFolderPageQuery, type FileStorageView, type StorageEntryView } from '../../../../api/storage';
 import { DateTime } from '../../../../components/DateTime';
 import { QueryError, StaleDataAlert } from '../../../../components/QueryError';
-import { crumbsOf, formatBytes, joinPath, ROOT, sortEntries } from '../files';
+import { crumbsOf, formatBytes, joinPath, ROOT } from '../files';
 import { FILE_STORAGE_TEXTS } from '../texts';
 import { addUploads } from '../uploads';
 import { ShareDatasetDialog } from '../../../ctrl-data-set/components/ShareDatasetDialog';
@@ -14,7 +15,11 @@ import { EntryActions } from './EntryActions';
 import { NameDialog } from './NameDialog';
 
 const T = FILE_STORAGE_TEXTS;
-export const PAGE_SIZES = [10, 50] as const;
+/** The page size of a link that names none: the server's default page (100). */
+export const DEFAULT_PAGE_SIZE = LISTING_DEFAULT_PAGE_SIZE;
+export const PAGE_SIZES = [10, 50, DEFAULT_PAGE_SIZE] as const;
+/** How long the name filter waits for the typing to stop before it asks the server. */
+export const FILTER_DELAY_MS = 300;
 
 export interface BrowserLocation {
   path: string;
@@ -56,23 +61,55 @@ function sizeText(entry: StorageEntryView): string {
   return entry.type === 'dir' ? '—' : formatBytes(entry.size);
 }
 
-/** The files of one folder: where it is (breadcrumb), what can be done there (toolbar), its entries a page at a time. */
+/**
+ * The files of one folder: where it is (breadcrumb), what can be done there (toolbar), its entries a page at
+ * a time. The server sorts, filters and pages (`GET /storage/files` with page, pageSize, name): the table shows
+ * the page as it comes.
+ */
 export function FileBrowser({ storage, zoneName, location, hrefOf, onPage, phone }: FileBrowserProps) {
   const { zoneId, writesBlocked } = storage;
   const { path, page, pageSize } = location;
   const queryClient = useQueryClient();
-  const folder = useFolderQuery(zoneId, path, true);
+  // What the filter box shows, and (FILTER_DELAY_MS after the typing stops) what the server is asked for.
   const [filter, setFilter] = useState('');
+  const [needle, setNeedle] = useState('');
+  // A new filter lists from page 1 at once, before the URL has caught up (no request for the old page).
+  const [fromFirstPage, setFromFirstPage] = useState(false);
+  if (fromFirstPage && page === 1) setFromFirstPage(false);
+  const requested = fromFirstPage ? 1 : page;
+  const folder = useFolderPageQuery(zoneId, path, { page: requested, pageSize, name: needle });
   const [dialog, setDialog] = useState<Dialog>(null);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
+  const filterTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(filterTimer.current), []);
 
-  const sorted = useMemo(() => sortEntries(folder.data?.items ?? []), [folder.data]);
-  const needle = filter.trim().toLowerCase();
-  const shown = useMemo(() => (needle ? sorted.filter((entry) => entry.name.toLowerCase().includes(needle)) : sorted), [sorted, needle]);
-  const lastPage = Math.max(1, Math.ceil(shown.length / pageSize));
-  const current = Math.min(page, lastPage);
-  const rows = shown.slice((current - 1) * pageSize, current * pageSize);
+  const rows = folder.data?.items ?? [];
+  const total = folder.data?.total ?? 0;
+  const lastPage = Math.max(1, Math.ceil(total / pageSize));
+  const current = Math.min(requested, lastPage);
+  // Beyond the last page (the last entry of the last page deleted, an old link): go to the last page.
+  const beyondLast = folder.data !== undefined && !folder.isPlaceholderData && requested > lastPage;
+  useEffect(() => {
+    if (beyondLast) onPage(lastPage, pageSize);
+  }, [beyondLast, lastPage, pageSize, onPage]);
+
+  function applyFilter(value: string) {
+    clearTimeout(filterTimer.current);
+    const next = value.trim();
+    if (next === needle) return;
+    setNeedle(next);
+    if (page !== 1) {
+      setFromFirstPage(true);
+      onPage(1, pageSize);
+    }
+  }
+
+  function changeFilter(value: string) {
+    setFilter(value);
+    clearTimeout(filterTimer.current);
+    filterTimer.current = setTimeout(() => applyFilter(value), FILTER_DELAY_MS);
+  }
 
   const refreshFolder = () => queryClient.invalidateQueries({ queryKey: storageKeys.files(zoneId) });
   const refreshAll = () => Promise.all([refreshFolder(), queryClient.invalidateQueries({ queryKey: storageKeys.list() })]);
@@ -126,10 +163,9 @@ export function FileBrowser({ storage, zoneName, location, hrefOf, onPage, phone
         placeholder={T.toolbar.searchPlaceholder}
         allowClear
         value={filter}
-        onChange={(event) => {
-          setFilter(event.target.value);
-          if (page !== 1) onPage(1, pageSize);
-        }}
+        onChange={(event) => changeFilter(event.target.value)}
+        // Enter (or the clear button) filters at once.
+        onSearch={(value) => applyFilter(value)}
       />
     </div>
   );
@@ -195,7 +231,8 @@ export function FileBrowser({ storage, zoneName, location, hrefOf, onPage, phone
         ) : null}
       </>
     );
-  } else if (folder.isPending) {
+  } else if (folder.isPending || (rows.length === 0 && total > 0)) {
+    // Loading, or an empty page beyond the last one while the last one is asked for.
     content = <Skeleton active title={false} paragraph={{ rows: 5 }} />;
   } else if (rows.length === 0) {
     content = empty;
@@ -214,7 +251,17 @@ export function FileBrowser({ storage, zoneName, location, hrefOf, onPage, phone
       </ul>
     );
   } else {
-    content = <Table<StorageEntryView> rowKey="name" size="middle" columns={columns} dataSource={rows} pagination={false} scroll={{ x: 'max-content' }} />;
+    content = (
+      <Table<StorageEntryView>
+        rowKey="name"
+        size="middle"
+        columns={columns}
+        dataSource={rows}
+        loading={folder.isPlaceholderData}
+        pagination={false}
+        scroll={{ x: 'max-content' }}
+      />
+    );
   }
 
   return (
@@ -235,15 +282,14 @@ export function FileBrowser({ storage, zoneName, location, hrefOf, onPage, phone
       {folder.isError && folder.data ? (
         <StaleDataAlert className="slg-fs-alert" title={T.listRefreshFailed} error={folder.error} onRetry={() => void folder.refetch()} />
       ) : null}
-      {folder.data?.truncated ? <Alert type="info" showIcon title={T.truncated} /> : null}
       {dragging ? <div className="slg-fs-drop-hint">{T.toolbar.dropHint}</div> : null}
       {content}
-      {shown.length > 0 ? (
+      {total > 0 ? (
         <Pagination
           className="slg-fs-pagination"
           current={current}
           pageSize={pageSize}
-          total={shown.length}
+          total={total}
           showSizeChanger
           pageSizeOptions={PAGE_SIZES.map(String)}
           showTotal={T.total}
