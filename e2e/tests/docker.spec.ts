@@ -6,8 +6,8 @@ import { expect, test } from '@playwright/test';
 import Docker from 'dockerode';
 import { sshReady, sshRun } from '../../apps/server/test/ssh.js';
 import { prometheusPort, startPrometheus } from '../../apps/server/test/prometheus.js';
-import { E2E_JWT_SECRET, E2E_PORT } from '../playwright.config.js';
-import { api, DEFAULT_PASSWORD, freshPhone, registerByApi, rentFirstHost, signInWithPassword, storedSession } from './fixtures.js';
+import { E2E_JWT_SECRET, E2E_OPERATOR_PHONE, E2E_PORT } from '../playwright.config.js';
+import { api, DEFAULT_PASSWORD, freshPhone, operatorToken, registerByApi, rentFirstHost, signInWithPassword, storedSession } from './fixtures.js';
 
 /**
  * The platform on real machines: a second server with COMPUTE_DRIVER=docker on the engine CI starts
@@ -48,6 +48,7 @@ test.beforeAll(async () => {
       NODE_ENV: 'development',
       DATABASE_URL: '',
       PAYMENT_PROVIDERS: 'sandbox',
+      OPERATOR_TELEPHONES: E2E_OPERATOR_PHONE,
       SMS_SENDS_PER_CLIENT_PER_HOUR: '100000',
       HUMAN_CHECK_AFTER_CLIENT_SENDS_PER_HOUR: '100000',
       COMPUTE_DRIVER: 'docker',
@@ -106,10 +107,19 @@ test('a real machine: recharge → 文件存储 initialised → rent 1 GPU → �
     expect(uploaded.status()).toBe(200);
   });
 
-  await test.step('rent one GPU of the Docker host in 算力市场', async () => {
+  const dataset = `e2e-data-${Date.now().toString(36)}`;
+  await test.step('a folder of it shared as a dataset and approved by the operator', async () => {
+    const { token } = await storedSession(page);
+    const uploaded = await request.put('/api/v1/storage/file?zoneId=bj-a&path=/to-share/sample.txt', { headers: { Authorization: `Bearer ${token ?? ''}`, 'Content-Type': 'application/octet-stream' }, data: Buffer.from('dataset bytes\n') });
+    expect(uploaded.status()).toBe(200);
+    const { id } = await api<{ id: number }>(request, token ?? '', 'post', '/share-data', { name: dataset, description: 'docker e2e', zoneId: 'bj-a', path: '/to-share' });
+    await api(request, await operatorToken(request), 'post', `/admin/share-data/${id}/approve`);
+  });
+
+  await test.step('rent one GPU of the Docker host in 算力市场, the dataset chosen in 挂载数据集', async () => {
     await page.getByRole('navigation', { name: '控制台菜单' }).getByRole('link', { name: '算力市场' }).click();
     await page.getByRole('radiogroup', { name: 'GPU 数量' }).getByText('1 卡', { exact: true }).click();
-    await rentFirstHost(page, 'docker-e2e');
+    await rentFirstHost(page, 'docker-e2e', [dataset]);
   });
 
   const row = page.getByRole('row').filter({ hasText: 'docker-e2e' });
@@ -139,6 +149,15 @@ test('a real machine: recharge → 文件存储 initialised → rent 1 GPU → �
     expect(await sshRun({ ...address, password }, 'echo checkpoint > /root/slg-fs/shared/epoch-1.ckpt && echo ok')).toBe('ok');
     const listing = await api<{ items: { name: string; size: number }[] }>(request, token ?? '', 'get', '/storage/files?zoneId=bj-a&path=%2Fshared');
     expect(listing.items.map((item) => item.name)).toEqual(['epoch-1.ckpt', 'hello.txt']);
+  });
+
+  await test.step('the datasets are read-only under /root/slg-pub: the public ones and the one chosen', async () => {
+    const password = await passwordOf();
+    const mounted = (await sshRun({ ...address, password }, 'ls /root/slg-pub')).split(/\s+/);
+    expect(mounted).toEqual(expect.arrayContaining(['gb2312-hanzi', 'iso3166-regions', 'primes-1e6', dataset]));
+    expect(await sshRun({ ...address, password }, `cat /root/slg-pub/${dataset}/sample.txt`)).toBe('dataset bytes');
+    expect(await sshRun({ ...address, password }, 'head -3 /root/slg-pub/primes-1e6/primes.txt | tr "\\n" " "')).toBe('2 3 5');
+    expect(await sshRun({ ...address, password }, `touch /root/slg-pub/${dataset}/x 2>&1 || echo refused`)).toContain('refused');
   });
 
   await test.step('快捷工具 › Jupyter opens a notebook of the instance and runs a cell', async () => {

@@ -84,8 +84,13 @@ export async function api<T>(request: APIRequestContext, token: string, method: 
 }
 
 /** From 算力市场 as shown: 租用 on the first host, the instance named, the order confirmed; lands on the instance list. */
-export async function rentFirstHost(page: Page, name: string): Promise<void> {
+export async function rentFirstHost(page: Page, name: string, datasets: readonly string[] = []): Promise<void> {
   await page.getByRole('link', { name: /^租用 / }).first().click();
+  for (const dataset of datasets) {
+    await page.getByLabel('挂载数据集').click();
+    await page.locator('.ant-select-item-option').filter({ hasText: `${dataset}（` }).click();
+  }
+  if (datasets.length > 0) await page.keyboard.press('Escape');
   await page.getByLabel('实例名称').fill(name);
   await page.getByRole('button', { name: '下一步：确认订单' }).click();
   await page.getByRole('checkbox', { name: /我已阅读并同意/ }).check();
