@@ -7,7 +7,8 @@ import { DATASETS_PER_INSTANCE_MAX, ErrorCodes, MAX_PAGE_SIZE, type DatasetStatu
 import type { DatasetView } from '@slg/shared/views/datasets';
 import type { StorageListingView } from '@slg/shared/views/storage';
 import { keepPreviousData, useQuery, type QueryClient } from '@tanstack/react-query';
-import { isApiError, request, type DownloadResult } from './client';
+import { isApiError, request } from './client';
+import type { DownloadLink } from './download';
 import { queryKeys } from './queryKeys';
 
 export type { DatasetView } from '@slg/shared/views/datasets';
@@ -114,9 +115,9 @@ export function fetchDatasetFolder(id: number, path: string): Promise<StorageLis
   return request<StorageListingView>({ url: `/datasets/${id}/files`, params: { path }, silent: true });
 }
 
-/** A file of the dataset as a blob (the whole file goes through memory, as 文件存储's downloads do). */
-export function downloadDatasetFile(id: number, path: string): Promise<DownloadResult> {
-  return request<DownloadResult>({ url: `/datasets/${id}/file`, params: { path } });
+/** A signed download link to a file of the dataset (the browser downloads it itself; valid a few minutes). */
+export function datasetFileDownloadLink(id: number, path: string): Promise<DownloadLink> {
+  return request<DownloadLink>({ method: 'POST', url: `/datasets/${id}/download-url`, data: { path } });
 }
 
 /**

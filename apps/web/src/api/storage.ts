@@ -6,7 +6,8 @@
 import { ErrorCodes } from '@slg/shared';
 import type { FileStorageView, StorageListingView } from '@slg/shared/views/storage';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { API_BASE, isApiError, request, type DownloadResult } from './client';
+import { API_BASE, isApiError, request } from './client';
+import type { DownloadLink } from './download';
 import { queryKeys } from './queryKeys';
 
 export type { FileStorageView, StorageEntryView, StorageListingView } from '@slg/shared/views/storage';
@@ -82,9 +83,9 @@ export function deleteEntry(input: { zoneId: string; path: string }): Promise<un
   return request<unknown>({ method: 'DELETE', url: '/storage/files', params: input });
 }
 
-/** A file as a blob, with the Authorization header of every call (the whole file goes through memory). */
-export function downloadFile(input: { zoneId: string; path: string }): Promise<DownloadResult> {
-  return request<DownloadResult>({ url: '/storage/file', params: input });
+/** A signed download link to a file of the store (the browser downloads it itself; valid a few minutes). */
+export function fileDownloadLink(input: { zoneId: string; path: string }): Promise<DownloadLink> {
+  return request<DownloadLink>({ method: 'POST', url: '/storage/download-url', data: input });
 }
 
 /** Whether a refusal is about the name the form sent (40026 duplicate, a 409 or a 400). */

@@ -197,6 +197,20 @@ describe('共享数据: review and visibility', () => {
     expect((await download(null, id, '/a.txt')).statusCode).toBe(404);
   });
 
+  it('download links follow visibility: a visitor’s link to a PASS dataset works, none is given for another’s REJECTED one, a deleted one stops', async () => {
+    const owner = await mainAccount();
+    const other = await mainAccount();
+    const id = await shareFolder(owner, uniqueName('linked'));
+    expect((await api(other, 'POST', `/datasets/${id}/download-url`, { path: '/a.txt' })).status).toBe(404);
+    const own = await api<{ url: string }>(owner, 'POST', `/datasets/${id}/download-url`, { path: '/a.txt' });
+    expect((await t.app.inject({ method: 'GET', url: own.body.result.url })).body).toBe('alpha');
+    await approve(id);
+    const visitor = await api<{ url: string }>(null, 'POST', `/datasets/${id}/download-url`, { path: '/sub/b.txt' });
+    expect((await t.app.inject({ method: 'GET', url: visitor.body.result.url })).body).toBe('beta');
+    await api(owner, 'DELETE', `/share-data/${id}`);
+    expect((await t.app.inject({ method: 'GET', url: visitor.body.result.url })).statusCode).toBe(404);
+  });
+
   it('only operators review', async () => {
     const owner = await mainAccount();
     const id = await shareFolder(owner, uniqueName('self'));

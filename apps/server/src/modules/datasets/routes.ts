@@ -16,7 +16,7 @@ import { principalOf, requireAuthority, requireRole } from '../../http/auth.js';
 import { emptyEnvelope, envelopeOf, ok } from '../../http/envelope.js';
 import { text } from '../../http/fields.js';
 import { pageQuery, pageSchema } from '../../http/pagination.js';
-import { listingPageOf, listingPageQuery, pathField, sendDownload, storageErrors as errors, zoneIdField } from '../storage/routes.js';
+import { downloadLink, downloadLinkSchema, listingPageOf, listingPageQuery, pathField, sendDownload, storageErrors as errors, zoneIdField } from '../storage/routes.js';
 import { DatasetService } from './service.js';
 
 const nameField = text('数据集名称').trim().regex(DATASET_NAME_PATTERN, DATASET_NAME_MESSAGE);
@@ -172,6 +172,26 @@ export const datasetRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
       schema: { tags, summary: '下载数据集中的文件（支持 Range）', params: idParams, querystring: z.object({ path: pathField('文件路径', 'existing') }) },
     },
     async (request, reply) => sendDownload(request, reply, await service.openDownload(viewerOf(request), request.params.id, request.query.path)),
+  );
+
+  app.post(
+    '/datasets/:id/download-url',
+    {
+      ...open,
+      schema: {
+        tags,
+        summary: '数据集文件的下载链接（浏览器直接下载，支持断点续传，5 分钟内有效）',
+        params: idParams,
+        body: z.object({ path: pathField('文件路径', 'existing') }),
+        response: { 200: envelopeOf(downloadLinkSchema), ...errors },
+      },
+    },
+    async (request) => {
+      const viewer = viewerOf(request);
+      const opened = await service.openDownload(viewer, request.params.id, request.body.path);
+      await opened.handle.close();
+      return ok(downloadLink(deps, { kind: 'dataset', datasetId: request.params.id, viewerOwnerId: viewer?.ownerId ?? null, path: request.body.path }));
+    },
   );
 
   // ── Operator ──────────────────────────────────────────────────────────────

@@ -186,7 +186,7 @@ export class DatasetService {
     return this.viewOf(viewer, item);
   }
 
-  private async visibleRow(viewer: Principal | null, id: number): Promise<DatasetRow> {
+  private async visibleRow(viewer: Pick<Principal, 'ownerId'> | null, id: number): Promise<DatasetRow> {
     const [row] = await this.db
       .select()
       .from(datasets)
@@ -204,7 +204,7 @@ export class DatasetService {
     return listingOf(await this.snapshotTree(row), path, paging);
   }
 
-  async openDownload(viewer: Principal | null, id: number, path: string) {
+  async openDownload(viewer: Pick<Principal, 'ownerId'> | null, id: number, path: string) {
     const row = await this.visibleRow(viewer, id);
     const { parent, name } = splitEntryPath(path, 'existing', '请指定要下载的文件');
     return { ...(await (await this.snapshotTree(row)).openFile([...parent, name])), name };
@@ -450,4 +450,9 @@ export class DatasetService {
       await recordAudit(tx, { actorId, action: 'dataset.withdraw', targetType: 'dataset', targetId: id }, now);
     });
   }
+}
+
+/** A dataset's file for a download link made for the main account `viewerOwnerId` (null: a visitor): visible to it still, or 404. */
+export async function linkedDatasetDownload(deps: AppDeps, datasetId: number, viewerOwnerId: number | null, path: string) {
+  return new DatasetService(deps).openDownload(viewerOwnerId === null ? null : { ownerId: viewerOwnerId }, datasetId, path);
 }

@@ -6,7 +6,7 @@ import type { Principal } from '../../core/principal.js';
 export const listed = (): SQL => or(eq(datasets.kind, 'PUBLIC'), eq(datasets.status, 'PASS')) as SQL;
 
 /** Who may see a dataset: everyone when listed, its owner (the main account and its sub-accounts) always. */
-export function visibleTo(principal: Principal | null): SQL {
+export function visibleTo(principal: Pick<Principal, 'ownerId'> | null): SQL {
   return principal ? (or(listed(), eq(datasets.ownerId, principal.ownerId)) as SQL) : listed();
 }
 

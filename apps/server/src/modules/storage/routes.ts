@@ -14,6 +14,8 @@ import { text } from '../../http/fields.js';
 import { pathProblem, type PathUse } from './paths.js';
 import { FileStorageService, MAX_UPLOAD_BYTES, type ListingPage } from './service.js';
 import { TUS_ID_PATTERN, TusUploads } from './tus.js';
+import { DOWNLOAD_LINK_SECONDS, signDownload, verifyDownload, type DownloadTarget } from './download-links.js';
+import { linkedDatasetDownload } from '../datasets/service.js';
 
 export const storageErrors = {
   400: errorEnvelope,
@@ -128,6 +130,16 @@ export async function sendDownload(request: FastifyRequest, reply: FastifyReply,
     await handle.close().catch(() => undefined);
     throw error;
   }
+}
+
+export const DOWNLOAD_LINK_INVALID = '下载链接无效或已过期，请回到页面重新下载';
+
+export const downloadLinkSchema = z.object({ url: z.string().describe('下载地址（相对本站）'), expiresAt: z.string() });
+
+/** A signed link to a file, as the API answers it. */
+export function downloadLink(deps: AppDeps, target: DownloadTarget): z.infer<typeof downloadLinkSchema> {
+  const { token, expiresAt } = signDownload(deps.config.jwtSecret, target, deps.now());
+  return { url: `/api/v1/storage/download?token=${token}`, expiresAt: expiresAt.toISOString() };
 }
 
 /** The request body as the raw scope's parser left it: the stream (an empty one when no body came). */
@@ -257,6 +269,41 @@ export const storageRoutes = (deps: AppDeps): FastifyPluginAsyncZod => async (ap
       },
     },
     async (request, reply) => sendDownload(request, reply, await storage.openDownload(principalOf(request), request.query.zoneId, request.query.path)),
+  );
+
+  app.post(
+    '/storage/download-url',
+    {
+      ...guarded,
+      schema: {
+        tags,
+        summary: `下载链接：浏览器直接下载（支持断点续传），${DOWNLOAD_LINK_SECONDS / 60} 分钟内有效`,
+        body: z.object({ zoneId: zoneIdField, path: pathField('文件路径', 'existing') }),
+        response: { 200: envelopeOf(downloadLinkSchema), ...storageErrors },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      // Refused now (a folder, a missing file) rather than when the browser follows the link.
+      const opened = await storage.openDownload(principal, request.body.zoneId, request.body.path);
+      await opened.handle.close();
+      return ok(downloadLink(deps, { kind: 'store', ownerId: principal.ownerId, zoneId: request.body.zoneId, path: request.body.path }));
+    },
+  );
+
+  app.get(
+    '/storage/download',
+    {
+      config: { public: true },
+      exposeHeadRoute: false,
+      schema: { tags, summary: '按下载链接下载文件（链接由 download-url 给出，无需登录）', querystring: z.object({ token: text('下载链接').max(4096, '下载链接无效') }) },
+    },
+    async (request, reply) => {
+      const target = verifyDownload(deps.config.jwtSecret, request.query.token, deps.now());
+      if (!target) throw new AppError('NOT_FOUND', DOWNLOAD_LINK_INVALID);
+      if (target.kind === 'store') return sendDownload(request, reply, await storage.openLinkedDownload(target.ownerId, target.zoneId, target.path));
+      return sendDownload(request, reply, await linkedDatasetDownload(deps, target.datasetId, target.viewerOwnerId, target.path));
+    },
   );
 
   // Raw bodies: PUT /storage/file and tus. Every content type is passed on unread as the request

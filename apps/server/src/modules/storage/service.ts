@@ -210,8 +210,21 @@ export class FileStorageService {
   }
 
   async openDownload(principal: Principal, zoneId: string, path: string): Promise<{ handle: FileHandle; stats: Stats; name: string }> {
+    return this.openFileOf(await this.storeOf(principal, zoneId), path);
+  }
+
+  /** A file of the main account `ownerId`'s live store in the region (a download link's: who may read it was decided when it was made). */
+  async openLinkedDownload(ownerId: number, zoneId: string, path: string): Promise<{ handle: FileHandle; stats: Stats; name: string }> {
+    const [store] = await this.db
+      .select()
+      .from(fileStorages)
+      .where(and(eq(fileStorages.ownerId, ownerId), eq(fileStorages.zoneId, zoneId), isNull(fileStorages.deletedAt)));
+    if (!store) throw new AppError('NOT_FOUND', '该地区的文件存储已删除');
+    return this.openFileOf(store, path);
+  }
+
+  private async openFileOf(store: FileStorageRow, path: string): Promise<{ handle: FileHandle; stats: Stats; name: string }> {
     const { parent, name } = splitEntryPath(path, 'existing', '请指定要下载的文件');
-    const store = await this.storeOf(principal, zoneId);
     const opened = await (await this.tree(store)).openFile([...parent, name]);
     return { ...opened, name };
   }

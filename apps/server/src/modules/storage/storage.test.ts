@@ -332,6 +332,30 @@ describe('files', () => {
     expect((await download(main, '/下载/none')).statusCode).toBe(404);
   });
 
+  it('gives a download link the browser follows without the token, with Range; forged or expired links are refused', async () => {
+    await put(main, '/linked/大文件.bin', '0123456789');
+    const link = await call<{ url: string; expiresAt: string }>(t.app, { method: 'POST', url: '/api/v1/storage/download-url', token: main.token, payload: { zoneId: ZONE, path: '/linked/大文件.bin' } });
+    expect(link.status).toBe(200);
+    const whole = await t.app.inject({ method: 'GET', url: link.body.result.url });
+    expect(whole.statusCode).toBe(200);
+    expect(whole.body).toBe('0123456789');
+    expect(whole.headers['content-disposition']).toContain("filename*=UTF-8''%E5%A4%A7%E6%96%87%E4%BB%B6.bin");
+    const part = await t.app.inject({ method: 'GET', url: link.body.result.url, headers: { range: 'bytes=2-4' } });
+    expect([part.statusCode, part.body]).toEqual([206, '234']);
+    const [payload = '', signature = ''] = link.body.result.url.split('token=').pop()?.split('.') ?? [];
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, 'base64url').toString()), path: '/linked/other.bin' })).toString('base64url');
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/storage/download?token=${forged}.${signature}` })).statusCode).toBe(404);
+    // A folder, or another account's path, gets no link.
+    expect((await call(t.app, { method: 'POST', url: '/api/v1/storage/download-url', token: main.token, payload: { zoneId: ZONE, path: '/linked' } })).status).toBe(409);
+    const other = await mainAccount();
+    await init(other);
+    expect((await call(t.app, { method: 'POST', url: '/api/v1/storage/download-url', token: other.token, payload: { zoneId: ZONE, path: '/linked/大文件.bin' } })).status).toBe(404);
+    t.clock.advance(301);
+    const expired = await t.app.inject({ method: 'GET', url: link.body.result.url });
+    expect(expired.statusCode).toBe(404);
+    expect(expired.json()).toMatchObject({ rspmsg: '下载链接无效或已过期，请回到页面重新下载' });
+  });
+
   it('refuses a PUT with fewer bytes than its Content-Length', async () => {
     const short = await t.app.inject({
       method: 'PUT',

@@ -20,6 +20,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   useUserStore.getState().clear();
+  vi.restoreAllMocks();
 });
 
 const toasts = () => toastOpen.mock.calls.map(([options]) => String((options as { content?: unknown }).content));
@@ -69,10 +70,13 @@ describe('公开数据集', () => {
       'GET /public-data/list': () => page([GB2312]),
       'GET /datasets/1/files': (url) =>
         ok({ items: url.searchParams.get('path') === '/docs' ? [entry('README.md', 'file', 100)] : [entry('gb2312.csv', 'file', 300 * 1024), entry('docs', 'dir')] }),
-      'GET /datasets/1/file': () => new Response('x', { status: 200, headers: { 'content-disposition': 'attachment; filename="README.md"' } }),
+      'POST /datasets/1/download-url': () => ok({ url: '/api/v1/storage/download?token=t1', expiresAt: '2026-11-29T00:05:00.000Z' }),
     });
-    URL.createObjectURL = vi.fn(() => 'blob:x');
-    URL.revokeObjectURL = vi.fn();
+    // The browser follows the signed link itself (its download manager, not the page's memory).
+    const followed: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      followed.push(this.getAttribute('href') ?? '');
+    });
     renderPage(<PublicDataPage />, '/ctrl-data-set/data-set/public-data');
     fireEvent.click(await screen.findByLabelText('浏览 gb2312-hanzi 的文件'));
     const drawer = await findDialog();
@@ -86,8 +90,8 @@ describe('公开数据集', () => {
     expect(await within(drawer).findByText('README.md')).toBeTruthy();
     expect(within(within(drawer).getByRole('navigation', { name: '文件夹路径' })).getByText('docs').getAttribute('aria-current')).toBe('location');
     fireEvent.click(within(drawer).getByLabelText('下载 README.md'));
-    await waitFor(() => expect(callsTo(api.fetchMock, 'GET', '/datasets/1/file')).toHaveLength(1));
-    expect(queryOf(callsTo(api.fetchMock, 'GET', '/datasets/1/file')[0])).toEqual({ path: '/docs/README.md' });
+    await waitFor(() => expect(followed).toEqual(['/api/v1/storage/download?token=t1']));
+    expect(bodyOf(callsTo(api.fetchMock, 'POST', '/datasets/1/download-url')[0])).toEqual({ path: '/docs/README.md' });
 
     fireEvent.click(within(drawer).getByText('根目录'));
     expect(await within(drawer).findByText('gb2312.csv')).toBeTruthy();

@@ -2,8 +2,8 @@ import { FileOutlined, FolderFilled } from '@ant-design/icons';
 import { datasetMountPath } from '@slg/shared';
 import { Alert, Breadcrumb, Button, Drawer, Empty, Pagination, Skeleton, Typography } from 'antd';
 import { useMemo, useState, type ReactNode } from 'react';
-import { downloadDatasetFile, useDatasetFolderQuery, type DatasetView } from '../../../api/datasets';
-import { saveDownload } from '../../../api/download';
+import { datasetFileDownloadLink, useDatasetFolderQuery, type DatasetView } from '../../../api/datasets';
+import { followDownloadLink } from '../../../api/download';
 import type { StorageEntryView } from '../../../api/storage';
 import { QueryError } from '../../../components/QueryError';
 import { crumbsOf, formatBytes, joinPath, ROOT, sortEntries } from '../../ctrl-file-storage/file-storage/files';
@@ -17,7 +17,7 @@ function DownloadButton({ datasetId, path, name }: { datasetId: number; path: st
   async function download() {
     setDownloading(true);
     try {
-      saveDownload(await downloadDatasetFile(datasetId, path), name);
+      followDownloadLink(await datasetFileDownloadLink(datasetId, path));
     } catch {
       // The client showed the error.
     } finally {

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Typography } from 'antd';
 import { useState } from 'react';
-import { saveDownload } from '../../../../api/download';
-import { deleteEntry, downloadFile, storageKeys, type StorageEntryView } from '../../../../api/storage';
+import { followDownloadLink } from '../../../../api/download';
+import { deleteEntry, fileDownloadLink, storageKeys, type StorageEntryView } from '../../../../api/storage';
 import { toast } from '../../../../api/toast';
 import { ConfirmAction } from '../../../../components/ConfirmDialog';
 import { formatBytes, joinPath } from '../files';
@@ -35,7 +35,7 @@ export function EntryActions({ zoneId, folder, entry, writesBlocked, onRename, o
   async function download() {
     setDownloading(true);
     try {
-      saveDownload(await downloadFile({ zoneId, path }), entry.name);
+      followDownloadLink(await fileDownloadLink({ zoneId, path }));
     } catch {
       // The client showed the error.
     } finally {
