@@ -3,6 +3,7 @@ import type { Transaction } from '../../db/client.js';
 import {
   apiTokens,
   copyTasks,
+  datasetFavorites,
   imageShares,
   instances,
   elasticDeployments,
@@ -53,6 +54,10 @@ export const SUB_ACCOUNT_DELETION = {
   'time_packs.wallet_id': 'transfer', // packs in use go with the containers they pay for
   'file_storages.owner_id': 'keep', // the main account's store
   'file_storages.creator_id': 'keep', // who initialised it: history; the store stays the main account's
+  'datasets.owner_id': 'keep', // the main account's shared datasets
+  'datasets.creator_id': 'keep', // who shared it: history; the dataset stays the main account's
+  'datasets.reviewer_id': 'keep', // operators only
+  'dataset_favorites.user_id': 'delete', // its own favourites: nobody is left to use them
   'copy_tasks.owner_id': 'keep',
   'copy_tasks.creator_id': 'transfer',
   'recharges.owner_id': 'keep',
@@ -91,6 +96,7 @@ export async function applySubAccountDeletion(tx: Transaction, subId: number, ma
   await tx.delete(reminders).where(eq(reminders.userId, subId));
   await tx.delete(stockSubscriptions).where(eq(stockSubscriptions.creatorId, subId));
   await tx.delete(imageShares).where(eq(imageShares.recipientId, subId));
+  await tx.delete(datasetFavorites).where(eq(datasetFavorites.userId, subId));
 
   let transferred = 0;
   const liveInstances = and(eq(instances.ownerId, mainId), eq(instances.creatorId, subId), isNull(instances.releasedAt));
