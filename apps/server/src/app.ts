@@ -30,6 +30,7 @@ import { rentalRoutes } from './modules/rental/routes.js';
 import { elasticRoutes } from './modules/elastic/routes.js';
 import { storageRoutes } from './modules/storage/routes.js';
 import { datasetRoutes } from './modules/datasets/routes.js';
+import { modelAdminRoutes, modelCatalogueRoutes, modelServices, openAiRoutes } from './modules/models/routes.js';
 import { diskRoutes } from './modules/rental/disk-routes.js';
 import { copyRoutes } from './modules/rental/copy-routes.js';
 import { chargingRecordRoutes } from './modules/rental/charging-records.js';
@@ -187,9 +188,12 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     }
   });
 
+  const modelService = modelServices(deps);
   await app.register(
     async (api) => {
       await api.register(authRoutes(auth));
+      await api.register(modelCatalogueRoutes(modelService));
+      await api.register(modelAdminRoutes(modelService));
       await api.register(wechatRoutes(deps, auth));
       await api.register(smsRoutes(deps));
       await api.register(userRoutes(deps, auth));
@@ -222,6 +226,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     },
     { prefix: '/api/v1' },
   );
+  await app.register(openAiRoutes(deps, modelService), { prefix: '/v1' });
   await app.register(toolsGatewayRoutes(toolsGateway));
   if (config.smsProvider === 'console') await app.register(devRoutes(deps), { prefix: '/api/dev' });
   if (deps.payments.has('sandbox')) await app.register(sandboxGatewayRoutes(deps), { prefix: '/sandbox-pay' });
@@ -231,7 +236,7 @@ export async function buildApp(deps: AppDeps, options: BuildAppOptions = {}): Pr
     const path = request.url.split('?')[0] ?? '';
     // Client-side routes get the console; a missing file (an old chunk after a release) gets a real 404.
     const wantsPage =
-      (request.method === 'GET' || request.method === 'HEAD') && !/^\/(api|sandbox-pay|assets|tools)(\/|$)/.test(path) && !/\.[a-z0-9]+$/i.test(path);
+      (request.method === 'GET' || request.method === 'HEAD') && !/^\/(api|v1|sandbox-pay|assets|tools)(\/|$)/.test(path) && !/\.[a-z0-9]+$/i.test(path);
     if (webConsole && wantsPage) return webConsole.sendPage(request, reply);
     return reply.status(404).send(failure(ErrorCodes.NOT_FOUND.code, ErrorCodes.NOT_FOUND.message));
   });

@@ -31,6 +31,12 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('./.data'),
   STORAGE_ROOT: optionalText,
   K8S_STORAGE_CLAIM: optionalText,
+  MODELS_DIR: optionalText,
+  MODEL_FREE_TOKENS: z.coerce.number().int().min(0).max(1_000_000_000).default(100_000),
+  MODEL_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  MODEL_TOKENS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000_000).default(200_000),
+  LOCAL_ENGINE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  LOCAL_ENGINE_QUEUE: z.coerce.number().int().min(0).max(10_000).default(16),
   DATABASE_URL: optionalText,
   JWT_SECRET: optionalText,
   PUBLIC_URL: optionalText,
@@ -169,6 +175,15 @@ export interface Config {
    * JuiceFS) mounted at this same path everywhere. Default `${DATA_DIR}/storage`.
    */
   storageRoot: string;
+  /** 模型: where the local engine finds GGUF files (default `${DATA_DIR}/models`), the limits and the free tokens of a new account. */
+  models: {
+    dir: string;
+    freeTokens: number;
+    requestsPerMinute: number;
+    tokensPerMinute: number;
+    localConcurrency: number;
+    localQueue: number;
+  };
   databaseUrl: string | undefined;
   jwtSecret: string;
   publicUrl: string;
@@ -494,6 +509,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     storageRoot: e.STORAGE_ROOT === undefined ? join(dataDir, 'storage') : resolve(e.STORAGE_ROOT),
+    models: {
+      dir: e.MODELS_DIR === undefined ? join(dataDir, 'models') : resolve(e.MODELS_DIR),
+      freeTokens: e.MODEL_FREE_TOKENS,
+      requestsPerMinute: e.MODEL_REQUESTS_PER_MINUTE,
+      tokensPerMinute: e.MODEL_TOKENS_PER_MINUTE,
+      localConcurrency: e.LOCAL_ENGINE_CONCURRENCY,
+      localQueue: e.LOCAL_ENGINE_QUEUE,
+    },
     databaseUrl: e.DATABASE_URL,
     jwtSecret: e.JWT_SECRET ?? readOrCreateSecret(dataDir),
     publicUrl,

@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { seedDictionaries } from './db/seed/seed.js';
 import { ensurePublicDatasets } from './modules/datasets/public-seed.js';
+import { ensureTestModel } from './modules/models/service.js';
 import { createSmsProvider } from './providers/sms/index.js';
 import { createPaymentGateways } from './providers/payments/index.js';
 import { buildApp } from './app.js';
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
   await applyOperatorTelephones(database.db, config.operatorTelephones);
   const now = () => new Date();
   await ensurePublicDatasets({ database, config, now });
+  await ensureTestModel({ database, config, now });
   if (config.computeDriver === 'sim') {
     const zoneRows = await database.db.select({ id: zones.id, name: zones.name }).from(zones);
     await seedSimFleet(database.db, new Map(zoneRows.map((zone) => [zone.id, zone.name])));

@@ -5,3 +5,4 @@ export * from './compute.js';
 export * from './personal.js';
 export * from './elastic.js';
 export * from './storage.js';
+export * from './models.js';
