@@ -109,6 +109,8 @@ describe('POST /v1/chat/completions on the local engine', () => {
     expect(await balanceOf(caller.userId)).toBe(before - expected);
     const [row] = await usagesOf(caller.userId);
     expect(row).toMatchObject({ inputTokens: usage?.prompt_tokens, outputTokens: usage?.completion_tokens, freeTokens: FREE_TOKENS, chargedFen: expected, outcome: 'completed', stream: true });
+    // The cost rides along in the usage (the console's 模型对话 shows it).
+    expect(usage).toMatchObject({ cost_fen: expected, free_tokens: FREE_TOKENS });
     expect((await db().select().from(modelAllowances).where(eq(modelAllowances.ownerId, caller.userId)))[0]).toMatchObject({ grantedTokens: FREE_TOKENS, usedTokens: FREE_TOKENS });
     // Through the ledger, on the wallet's MODEL_EXPERIENCE usage order.
     const [order] = await db().select().from(orders).where(and(eq(orders.walletId, caller.userId), eq(orders.type, 'MODEL_EXPERIENCE')));

@@ -11,7 +11,7 @@ import { pageQuery, pageSchema } from '../../http/pagination.js';
 import { AuthService } from '../auth/service.js';
 import { ApiTokenAuthenticator, looksLikeApiToken } from '../tokens/authentication.js';
 import type { ChatMessage } from './engines/engine.js';
-import { createEngines, ModelApiError, ModelService, modelViewOf, type ChatCaller, type ModelRow } from './service.js';
+import { createEngines, ModelApiError, ModelService, modelViewOf, type ChatCaller, type ChatOutcome, type ModelRow } from './service.js';
 import { principalOf, requireRole } from '../../http/auth.js';
 
 const errors = { 400: errorEnvelope, 404: errorEnvelope, 429: errorEnvelope };
@@ -147,6 +147,17 @@ function sendError(reply: FastifyReply, status: number, message: string, type: s
   return reply.status(status).type('application/json; charset=utf-8').send({ error: { message, type, param: null, code } });
 }
 
+/** OpenAI's usage, plus what the call cost (fen) and the free tokens it used (SDKs ignore the extra fields). */
+function usageOf(outcome: ChatOutcome) {
+  return {
+    prompt_tokens: outcome.inputTokens,
+    completion_tokens: outcome.outputTokens,
+    total_tokens: outcome.inputTokens + outcome.outputTokens,
+    cost_fen: outcome.chargedFen,
+    free_tokens: outcome.freeTokens,
+  };
+}
+
 function messagesOf(body: ChatBody): ChatMessage[] {
   return body.messages.map((message) => ({ role: message.role === 'developer' ? 'system' : message.role, content: message.content }));
 }
@@ -220,7 +231,7 @@ export const openAiRoutes =
           created,
           model: outcome.model.id,
           choices: [{ index: 0, message: { role: 'assistant', content: answer }, finish_reason: outcome.finishReason === 'length' ? 'length' : 'stop' }],
-          usage: { prompt_tokens: outcome.inputTokens, completion_tokens: outcome.outputTokens, total_tokens: outcome.inputTokens + outcome.outputTokens },
+          usage: usageOf(outcome),
         };
       }
 
@@ -261,7 +272,7 @@ export const openAiRoutes =
       if (!started) write(chunk({ role: 'assistant', content: '' }, null));
       write(chunk({}, outcome.finishReason === 'length' ? 'length' : 'stop'));
       if (body.stream_options?.include_usage) {
-        write({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: { prompt_tokens: outcome.inputTokens, completion_tokens: outcome.outputTokens, total_tokens: outcome.inputTokens + outcome.outputTokens } });
+        write({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: usageOf(outcome) });
       }
       write('[DONE]');
       reply.raw.end();
