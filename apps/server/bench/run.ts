@@ -29,6 +29,7 @@ const outputDir = join(repoRoot, '.bench');
 const profileDir = join(outputDir, 'profiles');
 /** The app server's 文件存储 root (STORAGE_ROOT), emptied before each run. */
 const storageRoot = join(outputDir, 'storage');
+const modelsDir = join(outputDir, 'models');
 
 const durationSeconds = Number(process.env.BENCH_DURATION ?? 10);
 const warmupSeconds = Number(process.env.BENCH_WARMUP ?? 5);
@@ -163,6 +164,10 @@ async function startServer(kind: 'bare' | 'app', databaseName: string): Promise<
       DATABASE_URL: url.toString(),
       LOG_LEVEL: 'silent',
       STORAGE_ROOT: storageRoot,
+      MODELS_DIR: modelsDir,
+      // The model benches call the API many times a minute from one account.
+      MODEL_REQUESTS_PER_MINUTE: '1000000',
+      MODEL_TOKENS_PER_MINUTE: '1000000000',
       JWT_SECRET: 'bench-secret-that-is-long-enough-for-hs256-signing',
       // The limiter stays on (its cost is part of every request) but must not refuse the load.
       RATE_LIMIT_PER_MINUTE: '1000000000',
@@ -377,6 +382,7 @@ async function main(): Promise<void> {
           baseUrl: server.baseUrl,
           database,
           storageRoot,
+          modelsDir,
           signedInToken: () => (token ??= registerAndSignIn(server.baseUrl)),
         };
         for (const scenario of scenarios) {

@@ -9,6 +9,7 @@ import { seedMarketFleet } from './market-fleet.js';
 import { benchDockerHost, createToSshScenario } from './docker.js';
 import { kubernetesObserveScenario } from './kubernetes.js';
 import { storageListScenario, storageUploadScenario } from './storage.js';
+import { modelFirstTokenScenario, modelOverheadScenario, modelThroughputScenario } from './models.js';
 
 /** What a scenario may use to set itself up before it is measured. */
 export interface BenchContext {
@@ -18,6 +19,8 @@ export interface BenchContext {
   database: DatabaseHandle;
   /** The app server's 文件存储 root (its STORAGE_ROOT), on this machine. */
   storageRoot: string;
+  /** The app server's MODELS_DIR (the test model is generated there at its start). */
+  modelsDir: string;
   /** Access token of a main account registered and signed in through the public API (one per run). */
   signedInToken(): Promise<string>;
 }
@@ -274,6 +277,9 @@ export const SCENARIOS: readonly Scenario[] = [
   kubernetesObserveScenario,
   storageListScenario,
   storageUploadScenario,
+  modelFirstTokenScenario,
+  modelThroughputScenario,
+  modelOverheadScenario,
   // Last: registering a Docker engine takes the run's other hosts off the market.
   ...(benchDockerHost ? [createToSshScenario] : []),
 ];

@@ -268,22 +268,21 @@ export class ModelService {
     }
   }
 
-  /** Free tokens left to the account (granted on its first call). */
-  private async freeTokensLeft(ownerId: number): Promise<number> {
-    const [row] = await this.db.select().from(modelAllowances).where(eq(modelAllowances.ownerId, ownerId));
-    return row ? row.grantedTokens - row.usedTokens : this.deps.config.models.freeTokens;
-  }
-
-  /** Refuses a call its wallet cannot pay for in the worst case (max_tokens of output), after the free tokens. */
+  /**
+   * Refuses a call its wallet cannot pay for in the worst case (max_tokens of output), after the free
+   * tokens left (an account's first call has them all). One query for the balance and the allowance.
+   */
   private async assertAffordable(caller: ChatCaller, model: ModelRow, maxTokens: number): Promise<number> {
     const walletId = await payingWalletOf(this.db, caller.principal);
-    const free = await this.freeTokensLeft(caller.principal.ownerId);
+    const [row] = await this.db
+      .select({ balance: wallets.balanceFen, granted: modelAllowances.grantedTokens, used: modelAllowances.usedTokens })
+      .from(wallets)
+      .leftJoin(modelAllowances, eq(modelAllowances.ownerId, caller.principal.ownerId))
+      .where(eq(wallets.accountId, walletId));
+    const free = row?.granted != null ? row.granted - (row.used ?? 0) : this.deps.config.models.freeTokens;
     const worst = costFen(0, Math.max(0, maxTokens - free), model);
-    if (worst > 0) {
-      const [wallet] = await this.db.select({ balance: wallets.balanceFen }).from(wallets).where(eq(wallets.accountId, walletId));
-      if ((wallet?.balance ?? 0) < worst) {
-        throw new ModelApiError(402, `余额不足：本次调用最多需 ¥${(worst / 100).toFixed(2)}（max_tokens ${maxTokens}），请充值后再试`, 'insufficient_quota', 'insufficient_balance');
-      }
+    if (worst > 0 && (row?.balance ?? 0) < worst) {
+      throw new ModelApiError(402, `余额不足：本次调用最多需 ¥${(worst / 100).toFixed(2)}（max_tokens ${maxTokens}），请充值后再试`, 'insufficient_quota', 'insufficient_balance');
     }
     return walletId;
   }
@@ -298,8 +297,8 @@ export class ModelService {
     const model = await this.find(input.model);
     if (!model) throw new ModelApiError(404, `模型 ${input.model} 不存在或已下线`, 'invalid_request_error', 'model_not_found');
     const maxTokens = Math.min(input.maxTokens ?? DEFAULT_MAX_TOKENS, model.contextLength);
-    const walletId = await this.assertAffordable(caller, model, maxTokens);
-    await this.admit(caller);
+    // Independent checks, on two connections: the balance and the per-minute limits.
+    const [walletId] = await Promise.all([this.assertAffordable(caller, model, maxTokens), this.admit(caller)]);
     const started = Date.now();
     let result: EngineResult;
     try {
@@ -364,7 +363,8 @@ export class ModelService {
       });
       return { chargedFen, freeTokens: Math.max(0, freeTokens) };
     });
-    await this.countTokens(caller, total);
+    // Counted for the per-minute limit after the answer: the next request is what it limits.
+    this.countTokens(caller, total).catch((error: unknown) => console.error('模型 token 计数失败', error));
     return settled;
   }
 
