@@ -364,6 +364,8 @@ export default defineConfig(({ command, mode }) => {
       port: 5173,
       proxy: {
         '/api': { target: API_TARGET, changeOrigin: true, ws: true },
+        // The OpenAI-compatible API (模型对话 streams from /v1/chat/completions).
+        '^/v1/': { target: API_TARGET, changeOrigin: true },
         '/sandbox-pay': { target: API_TARGET, changeOrigin: true },
         // The dev WeChat stand-in's authorise page (WECHAT_LOGIN_PROVIDER=dev).
         '/dev-oauth': { target: API_TARGET, changeOrigin: true },

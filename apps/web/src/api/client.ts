@@ -264,6 +264,26 @@ const noopSession: SessionAdapter = {
 export interface ApiClient {
   request<T>(opts: RequestOptions): Promise<T>;
   configure(deps: Partial<ClientDeps>): void;
+  /**
+   * For calls outside the API base and its envelope (the OpenAI-compatible `/v1`, streamed): the
+   * transport, the session's bearer, the shared token refresh and the 401 policy of this client.
+   */
+  session: SessionTransport;
+}
+
+/** What a call outside `request` borrows from the client (see `ApiClient.session`). */
+export interface SessionTransport {
+  /** The injected fetch. */
+  fetch(input: string, init?: RequestInit): Promise<Response>;
+  /** The access token of the session now, or null. */
+  token(): string | null;
+  /**
+   * After a 401 answered to a call made with `token`: whether to retry once — another call already
+   * refreshed the pair, or this refresh worked (one refresh in flight for every caller).
+   */
+  renew(token: string): Promise<boolean>;
+  /** The 401 policy: the throttled 登录已过期 toast, the session cleared, the sign-in page. */
+  expire(): void;
 }
 
 export function createApiClient(initial: Partial<ClientDeps> = {}): ApiClient {
@@ -333,6 +353,14 @@ export function createApiClient(initial: Partial<ClientDeps> = {}): ApiClient {
     return refreshing;
   }
 
+  /** After a 401 to a call made with `token`: retry with a pair another call refreshed, or refresh it. */
+  async function renew(token: string): Promise<boolean> {
+    const current = deps.session.getToken();
+    // Another request already refreshed the pair: just retry with the new token.
+    if (current && current !== token) return true;
+    return Boolean(deps.session.getRefreshToken()) && (await refreshOnce());
+  }
+
   async function send<T>(opts: RequestOptions, retried: boolean): Promise<T> {
     const method = opts.method ?? 'GET';
     const headers = new Headers({ Accept: 'application/json', ...opts.headers });
@@ -364,12 +392,7 @@ export function createApiClient(initial: Partial<ClientDeps> = {}): ApiClient {
 
     if (response.status === 401) {
       const envelope = asEnvelope(await readBody(response).catch(() => null));
-      if (!retried && token && pathOf(opts.url) !== REFRESH_PATH) {
-        const current = deps.session.getToken();
-        // Another request already refreshed the pair: just retry with the new token.
-        if (current && current !== token) return send<T>(opts, true);
-        if (deps.session.getRefreshToken() && (await refreshOnce())) return send<T>(opts, true);
-      }
+      if (!retried && token && pathOf(opts.url) !== REFRESH_PATH && (await renew(token))) return send<T>(opts, true);
       throw unauthorized(opts, envelope);
     }
 
@@ -398,6 +421,14 @@ export function createApiClient(initial: Partial<ClientDeps> = {}): ApiClient {
     request: <T>(opts: RequestOptions) => send<T>(opts, false),
     configure(next) {
       deps = { ...deps, ...next };
+    },
+    session: {
+      fetch: (input, init) => deps.fetch(input, init),
+      token: () => deps.session.getToken(),
+      renew,
+      expire: () => {
+        unauthorized({ url: '' }, null);
+      },
     },
   };
 }

@@ -31,4 +31,6 @@ export const queryKeys = {
   storage: ['storage'] as const,
   /** 数据集: public and shared datasets, favourites, the account's own, their files (api/datasets.ts). */
   datasets: ['datasets'] as const,
+  /** 模型: the catalogue (api/models.ts). */
+  models: ['models'] as const,
 } as const;

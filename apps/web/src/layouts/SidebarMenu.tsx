@@ -9,12 +9,13 @@ import { DatabaseOutlined } from '../ui/icons/DatabaseOutlined';
 import { DeploymentUnitOutlined } from '../ui/icons/DeploymentUnitOutlined';
 import { DownOutlined } from '../ui/icons/DownOutlined';
 import { FolderOutlined } from '../ui/icons/FolderOutlined';
+import { RobotOutlined } from '../ui/icons/RobotOutlined';
 import { ShopOutlined } from '../ui/icons/ShopOutlined';
 import { UserOutlined } from '../ui/icons/UserOutlined';
 import { WalletOutlined } from '../ui/icons/WalletOutlined';
 
-// Icons of the menus that have pages: a product not built yet has no menu, so its icon (模型, 工作台)
-// joins this map with the issue that builds it.
+// Icons of the menus that have pages: a product not built yet has no menu, so its icon (工作台) joins
+// this map with the issue that builds it.
 const MENU_ICONS: Partial<Record<MenuIcon, ReactNode>> = {
   overview: <DashboardOutlined />,
   market: <ShopOutlined />,
@@ -23,6 +24,7 @@ const MENU_ICONS: Partial<Record<MenuIcon, ReactNode>> = {
   storage: <FolderOutlined />,
   image: <AppstoreOutlined />,
   dataset: <DatabaseOutlined />,
+  model: <RobotOutlined />,
   cost: <WalletOutlined />,
   personal: <UserOutlined />,
 };

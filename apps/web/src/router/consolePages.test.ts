@@ -16,8 +16,14 @@ describe('consolePagePaths (the pages of the phone-width e2e check)', () => {
     expect(paths).toContain('/ctrl-data-set/data-set/shared-data');
     // The public list of shared datasets is a desk page, not a console one.
     expect(paths).not.toContain('/share-data');
+    // 模型 (issue 23): the public 模型中心 is a console page too.
+    expect(paths).toContain('/model-market/model-center/modelCenter');
+    expect(paths).toContain('/model-market/modelMarket/textModel');
+    expect(paths).toContain('/model-market/modelMarket/visualModel');
+    expect(paths).toContain('/model-market/modelMarket/chat');
     // A route without a page is not opened.
-    expect(paths).not.toContain('/model-market/modelMarket/textModel');
+    expect(paths).not.toContain('/workbench/workbench/example');
+    expect(paths).not.toContain('/model-market/modelMarket');
     const expected = ROUTES.filter((record) => record.page && record.meta.console).map((record) => record.path);
     expect(paths).toEqual(expected);
   });

@@ -49,7 +49,8 @@ describe('login required', () => {
   });
 
   it('requires login for /exchange, /form and the console', () => {
-    for (const path of ['/exchange', '/form', '/ctrl-cost-center/cost-center/recharge', '/workbench/workbench', '/computility-market/region']) {
+    for (const path of ['/exchange', '/form', '/ctrl-cost-center/cost-center/recharge', '/workbench/workbench', '/computility-market/region',
+      '/model-market/modelMarket/textModel', '/model-market/modelMarket/chat']) {
       const decision = evaluateAccess(meta(path), anonymous, at(path));
       expect(decision.type, path).toBe('redirect');
       expect(decision.type === 'redirect' && decision.to.startsWith('/login?redirect='), path).toBe(true);
@@ -110,6 +111,10 @@ describe('a menu group opened by its own path', () => {
     expect(groupLandingPath(route('/ctrl-personal-center/personal-center'), sub([]))).toBe('/ctrl-personal-center/personal-center/account-settings');
   });
 
+  it('opens 模型市场 at 文本模型 (issue 23)', () => {
+    expect(groupLandingPath(route('/model-market/modelMarket'), main)).toBe('/model-market/modelMarket/textModel');
+  });
+
   it('leaves pages, dialogs and groups with nothing built alone', () => {
     for (const path of ['/ctrl-cost-center/cost-center', '/signup/verify', '/workbench/workbench', '/news']) {
       expect(groupLandingPath(route(path), main), path).toBeNull();
@@ -156,6 +161,11 @@ describe('sub-accounts', () => {
   it('goes to /403 for a route whose permission it lacks', () => {
     expect(evaluateAccess(meta('/ctrl-cost-center/cost-center/order'), withContainer, at('/ctrl-cost-center/cost-center/order'))).toEqual({ type: 'redirect', to: '/403' });
     expect(evaluateAccess(meta('/workbench/workbench'), withContainer, at('/workbench/workbench'))).toEqual({ type: 'redirect', to: '/403' });
+    // 模型市场 and 模型对话 need 模型部署 (MODEL_DEPLOY), which no sub-account can be granted yet.
+    for (const path of ['/model-market/modelMarket/textModel', '/model-market/modelMarket/visualModel', '/model-market/modelMarket/chat']) {
+      expect(evaluateAccess(meta(path), withContainer, at(path)), path).toEqual({ type: 'redirect', to: '/403' });
+      expect(evaluateAccess(meta(path), main, at(path)), path).toEqual({ type: 'allow' });
+    }
   });
 
   it('goes to /403 for a console route without permission tag that is not a sub-account page', () => {

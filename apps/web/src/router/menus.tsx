@@ -1,6 +1,6 @@
 /** Menus derived from the route table: only routes with a page, only what the session may open. */
 import { subAccountMayOpen, type SessionSnapshot } from './guards';
-import { AccountType } from '@slg/shared';
+import { AccountType, isOfferedAuthorityType } from '@slg/shared';
 import { findRoute, ROUTES, type MenuIcon, type RouteRecord } from './routes';
 
 export interface MenuEntry {
@@ -11,11 +11,23 @@ export interface MenuEntry {
   children?: MenuEntry[];
 }
 
+/**
+ * Whether a sub-account's menus leave out a product it may open but not use: a public page of a
+ * product whose authority it lacks (模型中心 without 模型部署), or a product whose authority cannot be
+ * granted yet (模型市场) — also for a sub-account holding no permission at all, which may open any page.
+ */
+function productNotForSubAccount(record: RouteRecord, permissions: readonly string[]): boolean {
+  const { permission, subAccountPage } = record.meta;
+  if (!permission || subAccountPage || permissions.includes(permission)) return false;
+  return Boolean(record.meta.public) || !isOfferedAuthorityType(permission);
+}
+
 /** Whether the session may see a menu entry for the route. */
 export function visibleTo(record: RouteRecord, session: SessionSnapshot): boolean {
   if (!record.meta.public && !session.loggedIn) return false;
   if (record.meta.subAccountOnly && session.accountType !== AccountType.SUB) return false;
   if (session.accountType === AccountType.SUB && session.permissions) {
+    if (productNotForSubAccount(record, session.permissions)) return false;
     return subAccountMayOpen(record.meta, session.permissions);
   }
   return true;

@@ -56,6 +56,23 @@ describe('app router', () => {
     expect(document.querySelector('link[rel="canonical"]')?.getAttribute('href')).toBe(`${window.location.origin}/login`);
   });
 
+  it('shows 模型中心 to a visitor in the console layout, with 登录 and the catalogue (issue 23)', async () => {
+    fetchMock.mockImplementation(async (input) => {
+      const url = new URL(String(input), 'http://localhost');
+      if (url.pathname === '/api/v1/models') {
+        return ok({ list: [{ id: 'slg-tiny-test', name: 'SLG Tiny', provider: '算力港', type: 'text', description: '', tags: [], contextLength: 2048, paramSize: '', license: '', inputPriceFen: 100, outputPriceFen: 200, engine: 'local', isTest: true }], total: 1, page: 1, pageSize: 10 });
+      }
+      return new Response('', { status: 404 });
+    });
+    const router = renderApp('/model-market/model-center/modelCenter');
+    expect(await screen.findByText('SLG Tiny')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/model-market/model-center/modelCenter');
+    expect(screen.getByText('模型中心', { selector: 'h1' })).toBeTruthy();
+    expect(screen.getByText('登录', { selector: 'a, a *' }).closest('a')?.getAttribute('href')).toBe(`/login?redirect=${encodeURIComponent('/model-market/model-center/modelCenter')}`);
+    expect(screen.getByLabelText('体验 SLG Tiny').getAttribute('href')).toBe(`/login?redirect=${encodeURIComponent('/model-market/modelMarket/chat?model=slg-tiny-test')}`);
+    await waitFor(() => expect(document.title).toBe('算力港 - 模型中心'));
+  });
+
   it('shows 页面不存在 for unknown paths', async () => {
     renderApp('/no/such/page');
     expect(await screen.findByText('页面不存在')).toBeTruthy();

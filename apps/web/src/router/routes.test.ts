@@ -70,6 +70,9 @@ const BUILT = [
   ),
   // issue 22: 数据集 (the group itself has no page: it opens its first child) and the public 共享数据
   '/ctrl-data-set/data-set/public-data', '/ctrl-data-set/data-set/shared-data', '/share-data',
+  // issue 23: 模型中心 (public), 模型市场 (the group itself has no page: it opens 文本模型) and 模型对话; 工作台 is not built
+  '/model-market/model-center/modelCenter', '/model-market/modelMarket/textModel', '/model-market/modelMarket/visualModel',
+  '/model-market/modelMarket/chat',
 ];
 
 describe('route table', () => {
@@ -143,10 +146,12 @@ describe('menus', () => {
       '/ctrl-file-storage/file-storage',
       '/ctrl-mirror-image/mirrorImage',
       '/ctrl-data-set/data-set',
+      '/model-market/model-center/modelCenter',
+      '/model-market/modelMarket',
       '/ctrl-cost-center/cost-center',
       '/ctrl-personal-center/personal-center',
     ]);
-    expect(headerMenu().map((entry) => entry.key)).toEqual(['/', '/share-data', '/about', '/computility-market']);
+    expect(headerMenu().map((entry) => entry.key)).toEqual(['/', '/share-data', '/about', '/computility-market', '/model-market/model-center/modelCenter']);
   });
 
   it('hide what a sub-account may not open', () => {
@@ -212,6 +217,32 @@ describe('menus', () => {
     expect(datasets?.children?.map((entry) => entry.key)).toEqual(['/ctrl-data-set/data-set/public-data', '/ctrl-data-set/data-set/shared-data']);
     const sub = sidebarMenu({ loggedIn: true, accountType: 2, permissions: ['CONTAINER'] }).find((entry) => entry.key === '/ctrl-data-set/data-set');
     expect(sub?.children?.map((entry) => entry.label)).toEqual(['共享数据集']);
+  });
+
+  it('show 模型中心 and 模型市场 (文本模型, 视觉模型) to a main account and a visitor 模型中心 only; 工作台 is not built', () => {
+    const models = sidebarMenu(main).find((entry) => entry.key === '/model-market/modelMarket');
+    expect(models?.label).toBe('模型市场');
+    expect(models?.icon).toBe('model');
+    expect(models?.children?.map((entry) => entry.label)).toEqual(['文本模型', '视觉模型']);
+    expect(sidebarMenu(main).find((entry) => entry.key === '/model-market/model-center/modelCenter')?.icon).toBe('model');
+    expect(sidebarMenu(main).map((entry) => entry.key)).not.toContain('/workbench/workbench');
+    const visitor = { loggedIn: false, accountType: null, permissions: null };
+    expect(sidebarMenu(visitor).map((entry) => entry.key)).toEqual(['/computility-market', '/model-market/model-center/modelCenter']);
+    const chat = findRoute('/model-market/modelMarket/chat') ?? NOT_FOUND_ROUTE;
+    expect(activeMenuKey(chat)).toBe('/model-market/modelMarket/textModel');
+    expect(openMenuKeys(chat)).toEqual(['/model-market/modelMarket']);
+  });
+
+  it('leave 模型 out of every sub-account menu: 模型部署 cannot be granted yet', () => {
+    for (const permissions of [['CONTAINER' as const], [], ['INVOICE' as const]]) {
+      const keys = sidebarMenu({ loggedIn: true, accountType: 2, permissions }).map((entry) => entry.key);
+      expect(keys, permissions.join()).not.toContain('/model-market/model-center/modelCenter');
+      expect(keys, permissions.join()).not.toContain('/model-market/modelMarket');
+    }
+    // Once granted, the menus follow.
+    const granted = sidebarMenu({ loggedIn: true, accountType: 2, permissions: ['MODEL_DEPLOY'] }).map((entry) => entry.key);
+    expect(granted).toContain('/model-market/model-center/modelCenter');
+    expect(granted).toContain('/model-market/modelMarket');
   });
 
   it('highlight the active menu of a route', () => {

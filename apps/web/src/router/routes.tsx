@@ -137,6 +137,11 @@ const ElasticCreatePage = lazyPage(() => import('../pages/ctrl-flexible-deployme
 const ElasticViewPage = lazyPage(() => import('../pages/ctrl-flexible-deployment/view-container/index'));
 const ElasticReleasedPage = lazyPage(() => import('../pages/ctrl-flexible-deployment/release-instance/index'));
 const TimePacksPage = lazyPage(() => import('../pages/ctrl-flexible-deployment/time-packs/index'));
+// 模型: 模型中心, 模型市场 (文本模型, 视觉模型) and 模型对话 (issue 23). 工作台 (model instances) is not built.
+const ModelCenterPage = lazyPage(() => import('../pages/model-market/model-center/index'));
+const TextModelPage = lazyPage(() => import('../pages/model-market/text-model/index'));
+const VisualModelPage = lazyPage(() => import('../pages/model-market/visual-model/index'));
+const ModelChatPage = lazyPage(() => import('../pages/model-market/chat/index'));
 // 个人中心 · 设置: API令牌 (issue 9).
 const SettingPage = lazyPage(() => import('../pages/ctrl-personal-center/setting/index'));
 const ChargingRecordPage = lazyPage(() => import('../pages/ctrl-personal-center/charging-record/index'));
@@ -336,14 +341,15 @@ export const ROUTE_TABLE: RouteNode[] = [
       permission: 'MODEL_DEPLOY',
       icon: 'model',
     },
+    page: ModelCenterPage,
   },
   {
     path: '/model-market/modelMarket',
     meta: { title: '模型市场', layout: 'dashboard', console: true, sidebar: true, alwaysShow: true, permission: 'MODEL_DEPLOY', icon: 'model' },
     children: [
-      { path: 'textModel', meta: { title: '文本模型', sidebar: true } },
-      { path: 'visualModel', meta: { title: '视觉模型', sidebar: true } },
-      { path: 'chat', meta: { title: '模型对话', activeMenu: '/model-market/modelMarket/textModel' } },
+      { path: 'textModel', meta: { title: '文本模型', sidebar: true }, page: TextModelPage },
+      { path: 'visualModel', meta: { title: '视觉模型', sidebar: true }, page: VisualModelPage },
+      { path: 'chat', meta: { title: '模型对话', activeMenu: '/model-market/modelMarket/textModel' }, page: ModelChatPage },
     ],
   },
   {

@@ -31,7 +31,8 @@ const NOT_YET = [
 
 describe('public copy', () => {
   it('knows which products are not built yet', () => {
-    expect(new Set(NOT_YET)).toEqual(new Set(['模型中心', '模型市场', '工作台', '模型部署', 'Jupyter']));
+    // 模型中心 and 模型市场 exist (issue 23); 工作台 (model instances) does not, nor may 模型部署 be granted.
+    expect(new Set(NOT_YET)).toEqual(new Set(['工作台', '模型部署', 'Jupyter']));
   });
 
   it.each([
