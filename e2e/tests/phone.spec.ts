@@ -70,7 +70,7 @@ test('the public header shows every link of its navigation and the account butto
     await page.goto(path);
     const nav = page.getByRole('navigation', { name: '主导航' });
     const links = nav.getByRole('link');
-    await expect(links.last()).toHaveText('算力市场');
+    await expect(links.last()).toHaveText('模型中心');
     // Every link whole on the screen, none clipped by the navigation's own scrolling.
     for (const link of await links.all()) await expect(link, `${path}: ${await link.textContent()}`).toBeInViewport({ ratio: 1 });
     await expect(page.getByRole('link', { name: '注册', exact: true })).toBeInViewport({ ratio: 1 });

@@ -15,6 +15,7 @@ const T = LAYOUT_TEXTS.desk;
 
 /** Footer links, shown only for pages that exist. */
 const FOOTER_LINKS = [
+  { path: '/share-data', label: T.shareData },
   { path: '/about', label: T.about },
   { path: '/terms/service-terms', label: T.serviceTerms },
   { path: '/terms/privacy-terms', label: T.privacyTerms },

@@ -8,6 +8,7 @@ export const LAYOUT_TEXTS = {
     about: '关于我们',
     serviceTerms: '服务条款',
     privacyTerms: '隐私政策',
+    shareData: '共享数据',
     copyright: (year: number, title: string) => `© ${year} ${title} 版权所有`,
     tagline: '面向 AI 开发者的 GPU 算力云',
   },

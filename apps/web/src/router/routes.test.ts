@@ -151,7 +151,7 @@ describe('menus', () => {
       '/ctrl-cost-center/cost-center',
       '/ctrl-personal-center/personal-center',
     ]);
-    expect(headerMenu().map((entry) => entry.key)).toEqual(['/', '/share-data', '/about', '/computility-market', '/model-market/model-center/modelCenter']);
+    expect(headerMenu().map((entry) => entry.key)).toEqual(['/', '/about', '/computility-market', '/model-market/model-center/modelCenter']);
   });
 
   it('hide what a sub-account may not open', () => {

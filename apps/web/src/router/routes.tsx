@@ -171,7 +171,7 @@ export const ROUTE_TABLE: RouteNode[] = [
   },
   { path: '/latest-activities', meta: { title: '最新活动', layout: 'desk', public: true, headerNav: true } },
   { path: '/activities-detail', meta: { title: '活动详情', layout: 'desk', public: true, breadcrumb: '/latest-activities' } },
-  { path: '/share-data', meta: { title: '共享数据', layout: 'desk', public: true, headerNav: true }, page: DeskShareDataPage },
+  { path: '/share-data', meta: { title: '共享数据', layout: 'desk', public: true }, page: DeskShareDataPage },
   { path: '/about', meta: { title: '关于我们', layout: 'desk', public: true, headerNav: true }, page: DeskAboutPage },
   { path: '/terms/service-terms', meta: { title: '服务条款', layout: 'desk', public: true }, page: DeskServiceTermsPage },
   { path: '/terms/privacy-terms', meta: { title: '隐私政策', layout: 'desk', public: true }, page: DeskPrivacyTermsPage },
