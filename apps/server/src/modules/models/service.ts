@@ -4,7 +4,7 @@ import { and, asc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { Page } from '@slg/shared';
 import type { ModelView } from '@slg/shared/views/models';
 import type { AppDeps } from '../../deps.js';
-import type { Transaction } from '../../db/client.js';
+import { rowsOf, type Transaction } from '../../db/client.js';
 import { modelAllowances, modelRateWindows, models, modelUsageOrders, modelUsages, wallets } from '../../db/schema/index.js';
 import { levelOf, type Principal } from '../../core/principal.js';
 import { paged, type PageQuery } from '../../http/pagination.js';
@@ -23,6 +23,9 @@ export type ModelRow = typeof models.$inferSelect;
 /** The generated test model (tiny-gguf.ts): registered at start, labelled 测试模型. */
 export const TEST_MODEL_ID = 'slg-tiny-test';
 export const TEST_MODEL_FILE = `${TEST_MODEL_ID}.gguf`;
+
+/** How long a process keeps a catalogue entry it looked up for a call. */
+const FIND_CACHE_MS = 5_000;
 
 /** What a call may generate when it does not say (and what the balance must cover up front). */
 export const DEFAULT_MAX_TOKENS = 512;
@@ -116,6 +119,7 @@ export function modelViewOf(row: ModelRow): ModelView {
  */
 export class ModelService {
   private readonly orders: OrderService;
+  private readonly found = new Map<string, { row: ModelRow | undefined; until: number }>();
 
   constructor(
     private readonly deps: AppDeps,
@@ -149,8 +153,17 @@ export class ModelService {
     return this.db.select().from(models).where(eq(models.enabled, true)).orderBy(asc(models.type), asc(models.sortOrder), asc(models.id));
   }
 
+  /**
+   * An enabled model by id, for calls: kept in memory for FIND_CACHE_MS (a call per request to the
+   * catalogue is a round trip the OpenAI API's overhead does not need); an operator's change reaches
+   * this process at once and other server processes within that time.
+   */
   async find(id: string): Promise<ModelRow | undefined> {
+    const now = Date.now();
+    const cached = this.found.get(id);
+    if (cached && cached.until > now) return cached.row;
     const [row] = await this.db.select().from(models).where(and(eq(models.id, id), eq(models.enabled, true)));
+    this.found.set(id, { row, until: now + FIND_CACHE_MS });
     return row;
   }
 
@@ -170,6 +183,7 @@ export class ModelService {
         .onConflictDoNothing()
         .returning();
       if (!row) throw new AppError('NAME_EXISTS', `模型 ID ${input.id} 已存在`);
+      this.found.delete(input.id);
       await recordAudit(tx, { actorId, action: 'model.create', targetType: 'model', targetId: input.id, detail: { engine: input.engine } }, now);
       return row;
     });
@@ -189,6 +203,7 @@ export class ModelService {
         .set({ ...this.columnsOf(merged as ModelInput, input.upstreamKey === undefined ? current.upstreamKeyEnc : undefined), updatedAt: now })
         .where(eq(models.id, id))
         .returning();
+      this.found.delete(id);
       await recordAudit(tx, { actorId, action: 'model.update', targetType: 'model', targetId: id, detail: { fields: Object.keys(input) } }, now);
       if (!row) throw new AppError('NOT_FOUND', '模型不存在');
       return row;
@@ -330,10 +345,7 @@ export class ModelService {
     const total = used.inputTokens + used.outputTokens;
     const settled = await this.db.transaction(async (tx) => {
       const ownerId = caller.principal.ownerId;
-      await tx.insert(modelAllowances).values({ ownerId, grantedTokens: this.deps.config.models.freeTokens }).onConflictDoNothing();
-      const [allowance] = await tx.select().from(modelAllowances).where(eq(modelAllowances.ownerId, ownerId)).for('update');
-      const freeTokens = Math.min(total, (allowance?.grantedTokens ?? 0) - (allowance?.usedTokens ?? 0));
-      if (freeTokens > 0) await tx.update(modelAllowances).set({ usedTokens: sql`${modelAllowances.usedTokens} + ${freeTokens}` }).where(eq(modelAllowances.ownerId, ownerId));
+      const freeTokens = await this.takeFreeTokens(tx, ownerId, total);
       // The free tokens cover the input first, then the output.
       const freeInput = Math.min(freeTokens, used.inputTokens);
       const chargedFen = costFen(used.inputTokens - freeInput, used.outputTokens - (freeTokens - freeInput), model);
@@ -366,6 +378,27 @@ export class ModelService {
     // Counted for the per-minute limit after the answer: the next request is what it limits.
     this.countTokens(caller, total).catch((error: unknown) => console.error('模型 token 计数失败', error));
     return settled;
+  }
+
+  /**
+   * Takes up to `total` of the account's free tokens; returns how many. One statement on the row (the
+   * row lock of its UPDATE orders parallel calls), the row made on the account's first call.
+   */
+  private async takeFreeTokens(tx: Transaction, ownerId: number, total: number): Promise<number> {
+    const take = async (): Promise<number | null> => {
+      const rows = rowsOf<{ taken: number | string }>(
+        await tx.execute(sql`
+          with prior as (select ${modelAllowances.grantedTokens} - ${modelAllowances.usedTokens} as left_tokens from ${modelAllowances} where ${modelAllowances.ownerId} = ${ownerId} for update)
+          update ${modelAllowances} set used_tokens = used_tokens + least(${total}::bigint, (select left_tokens from prior))
+          where owner_id = ${ownerId}
+          returning least(${total}::bigint, (select left_tokens from prior)) as taken`),
+      );
+      return rows[0] ? Number(rows[0].taken) : null;
+    };
+    const taken = await take();
+    if (taken !== null) return taken;
+    await tx.insert(modelAllowances).values({ ownerId, grantedTokens: this.deps.config.models.freeTokens }).onConflictDoNothing();
+    return (await take()) ?? 0;
   }
 
   /** The wallet's MODEL_EXPERIENCE usage order (opened on its first charge; the wallet row lock keeps it to one). */

@@ -58,6 +58,10 @@ export const SUB_ACCOUNT_DELETION = {
   'datasets.creator_id': 'keep', // who shared it: history; the dataset stays the main account's
   'datasets.reviewer_id': 'keep', // operators only
   'dataset_favorites.user_id': 'delete', // its own favourites: nobody is left to use them
+  'model_allowances.owner_id': 'keep', // main accounts only (their free tokens)
+  'model_usage_orders.wallet_id': 'keep', // the wallet row stays (see wallets.account_id), and with it its usage order
+  'model_usages.owner_id': 'keep',
+  'model_usages.creator_id': 'keep', // what its calls cost stays in the record
   'copy_tasks.owner_id': 'keep',
   'copy_tasks.creator_id': 'transfer',
   'recharges.owner_id': 'keep',
