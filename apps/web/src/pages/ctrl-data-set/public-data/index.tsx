@@ -1,4 +1,4 @@
-import { Button, Card, Empty, Input } from 'antd';
+import { Button, Card, Empty } from 'antd';
 import { useState } from 'react';
 import { usePublicDatasetsQuery, type DatasetView } from '../../../api/datasets';
 import { PageHeader } from '../../../components/PageHeader';
@@ -8,6 +8,7 @@ import { PAGE_SIZE, useListState } from '../../ctrl-cost-center/shared/useListSt
 import { DatasetCard } from '../components/DatasetCard';
 import { DatasetFilesDrawer } from '../components/DatasetFilesDrawer';
 import { DatasetList } from '../components/DatasetList';
+import { DatasetSearch } from '../components/DatasetSearch';
 import '../dataSet.css';
 import { DATA_SET_TEXTS } from '../texts';
 
@@ -28,18 +29,7 @@ function PublicDataPage() {
     <div className="slg-page">
       <PageHeader title={T.title} description={T.description} />
       <Card className="slg-ds-card-main">
-        <div className="slg-ds-filters" role="search" aria-label={S.label}>
-          <Input.Search
-            className="slg-ds-search"
-            aria-label={S.label}
-            placeholder={S.placeholder}
-            allowClear
-            maxLength={64}
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            onSearch={(value) => list.setFilters({ name: value.trim() })}
-          />
-        </div>
+        <DatasetSearch label={S.label} placeholder={S.placeholder} value={search} onChange={setSearch} onSearch={(name) => list.setFilters({ name })} />
         <DatasetList
           query={query}
           label={T.listLabel}

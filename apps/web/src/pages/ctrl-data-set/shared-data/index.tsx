@@ -1,7 +1,7 @@
 import { CloseOutlined, PlusOutlined } from '@ant-design/icons';
 import { DATASET_STATUS_LABELS, DATASET_STATUSES, type DatasetStatus } from '@slg/shared';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Card, Empty, Input, Select, Tabs, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Select, Tabs, Typography } from 'antd';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
@@ -23,6 +23,7 @@ import { PAGE_SIZE, useListState } from '../../ctrl-cost-center/shared/useListSt
 import { DatasetCard } from '../components/DatasetCard';
 import { DatasetFilesDrawer } from '../components/DatasetFilesDrawer';
 import { DatasetList } from '../components/DatasetList';
+import { DatasetSearch } from '../components/DatasetSearch';
 import { FavoriteButton } from '../components/FavoriteButton';
 import { ShareDatasetDialog } from '../components/ShareDatasetDialog';
 import '../dataSet.css';
@@ -68,23 +69,13 @@ function SquareTab({ phone, onBrowse }: TabProps) {
   const query = useSharedDatasetsQuery({ page: list.page, pageSize: PAGE_SIZE, name, tag });
   return (
     <>
-      <div className="slg-ds-filters" role="search" aria-label={S.label}>
-        <Input.Search
-          className="slg-ds-search"
-          aria-label={S.label}
-          placeholder={S.placeholderShared}
-          allowClear
-          maxLength={64}
-          value={search}
-          onChange={(event) => setSearch(event.target.value)}
-          onSearch={(value) => list.setFilters({ name: value.trim() })}
-        />
+      <DatasetSearch label={S.label} placeholder={S.placeholderShared} value={search} onChange={setSearch} onSearch={(name) => list.setFilters({ name })}>
         {tag ? (
           <Button icon={<CloseOutlined aria-hidden />} title={S.clearTag} onClick={() => list.setFilters({ tag: undefined })}>
             {S.tag(tag)}
           </Button>
         ) : null}
-      </div>
+      </DatasetSearch>
       <DatasetList
         query={query}
         label={T.square.listLabel}

@@ -1,5 +1,5 @@
 import { StarOutlined } from '@ant-design/icons';
-import { Button, Empty, Flex, Grid, Input, Typography, theme } from 'antd';
+import { Button, Empty, Flex, Grid, Typography, theme } from 'antd';
 import { useState } from 'react';
 import { useLocation } from 'react-router';
 import { useSharedDatasetsQuery, type DatasetView } from '../../../api/datasets';
@@ -10,6 +10,7 @@ import { PAGE_SIZE, useListState } from '../../ctrl-cost-center/shared/useListSt
 import { DatasetCard } from '../../ctrl-data-set/components/DatasetCard';
 import { DatasetFilesDrawer } from '../../ctrl-data-set/components/DatasetFilesDrawer';
 import { DatasetList } from '../../ctrl-data-set/components/DatasetList';
+import { DatasetSearch } from '../../ctrl-data-set/components/DatasetSearch';
 import { FavoriteButton } from '../../ctrl-data-set/components/FavoriteButton';
 import '../../ctrl-data-set/dataSet.css';
 import { DATA_SET_PATHS, DATA_SET_TEXTS } from '../../ctrl-data-set/texts';
@@ -53,19 +54,9 @@ function ShareDataPage() {
             {T.subtitle}
           </Typography.Paragraph>
         </header>
-        <div className="slg-ds-filters" role="search" aria-label={T.search} style={{ marginBottom: 0 }}>
-          <Input.Search
-            className="slg-ds-search"
-            aria-label={T.search}
-            placeholder={T.searchPlaceholder}
-            allowClear
-            maxLength={64}
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            onSearch={(value) => list.setFilters({ name: value.trim() })}
-          />
+        <DatasetSearch label={T.search} placeholder={T.searchPlaceholder} value={search} onChange={setSearch} onSearch={(name) => list.setFilters({ name })} style={{ marginBottom: 0 }}>
           {signedIn ? <LinkButton to={DATA_SET_PATHS.sharedData}>{T.console}</LinkButton> : null}
-        </div>
+        </DatasetSearch>
         <DatasetList
           query={query}
           label={T.listLabel}
